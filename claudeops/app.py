@@ -1,0 +1,108 @@
+"""The assembled application: configuration, plugins, marker types and the store.
+
+Built by :meth:`App.load` in every command (and by the test fixtures), never at import time,
+so each test and each process gets its own plugin manager (conda and pytest do the same).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pluggy
+
+from claudeops import plugins
+from claudeops.config import (
+    Config,
+    ConfigError,
+    RawConfig,
+    build_config,
+    core_schemas,
+    disabled_plugins,
+    locate_config_file,
+    read_config_file,
+)
+from claudeops.markers import MarkerRegistry, MarkerType
+from claudeops.sessions import CORE_MIGRATIONS
+from claudeops.store import Migration, apply_migrations, migration_status, open_store
+
+log = logging.getLogger(__name__)
+
+CORE_OWNER = "core"
+
+
+@dataclass
+class App:
+    """Everything a command or a session needs, wired once."""
+
+    config: Config
+    pm: pluggy.PluginManager
+    markers: MarkerRegistry
+    load_report: plugins.LoadReport
+    migrations: list[tuple[str, Sequence[Migration]]] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, config_path: str | None = None, environ: Mapping[str, str] | None = None, *,
+             entry_points: bool = True, builtins: Sequence[str] = plugins.DEFAULT_PLUGINS,
+             extra_plugins: Sequence[Any] = ()) -> App:
+        """Read the configuration, load plugins, validate settings and collect their contributions."""
+        environ = os.environ if environ is None else environ
+        raw = read_config_file(locate_config_file(config_path, environ))
+        disabled = disabled_plugins(raw, environ)
+        pm = plugins.make_plugin_manager()
+        for plugin in extra_plugins:
+            pm.register(plugin)
+        report = plugins.load_plugins(pm, disabled, entry_points=entry_points, builtins=builtins)
+        config = _validated_config(pm, raw, environ, disabled)
+        pm.hook.configure(config=config)
+        app = cls(config, pm, MarkerRegistry(), report)
+        pm.hook.register_marker_types(register=app.markers.register)
+        app.migrations = [(CORE_OWNER, CORE_MIGRATIONS)]
+        pm.hook.register_migrations(register=app._add_migrations)
+        return app
+
+    def _add_migrations(self, owner: str, migrations: Sequence[Migration]) -> None:
+        if any(existing == owner for existing, _ in self.migrations):
+            raise plugins.PluginError(f"two plugins registered migrations for the same owner {owner!r}")
+        self.migrations.append((owner, tuple(migrations)))
+
+    @property
+    def hook(self) -> Any:
+        return self.pm.hook
+
+    @property
+    def state_dir(self) -> Path:
+        return self.config.state_dir
+
+    def open_store(self, *, migrate: bool = True) -> None:
+        """Open the configured database and (by default) apply pending migrations."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        open_store(self.config.database_url)
+        if migrate:
+            applied = apply_migrations(self.migrations)
+            for step in applied:
+                log.info("applied migration %s/%s", step.owner, step.name)
+
+    def migration_status(self) -> list[Any]:
+        return migration_status(self.migrations)
+
+    def marker_types(self) -> list[MarkerType]:
+        return self.markers.types
+
+
+def _validated_config(pm: pluggy.PluginManager, raw: RawConfig, environ: Mapping[str, str],
+                      disabled: Sequence[str]) -> Config:
+    schemas: dict[str, Any] = core_schemas()
+
+    def register(section: str, schema: Any) -> None:
+        if section in schemas:
+            raise ConfigError(f"settings section [{section}] is declared twice")
+        schemas[section] = schema
+
+    pm.hook.register_settings(register=register)
+    ignored = frozenset(name.removeprefix("claudeops_") for name in disabled) | frozenset(disabled)
+    return build_config(raw, schemas, environ, ignored)

@@ -1,0 +1,226 @@
+"""The ``claudeops`` command line: core commands here, plugin commands through a hook.
+
+The group is built in :func:`build_cli` after the configuration and plugins are loaded, so a
+disabled plugin's commands disappear with it and tests build a fresh CLI per case instead of
+reloading a module.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from claudeops import __version__
+from claudeops.app import App
+from claudeops.config import ConfigError
+from claudeops.logs import configure_logging
+from claudeops.plugins import PluginError, describe_plugins
+from claudeops.store import StoreError, backup_sqlite, mask_url
+
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class AppState:
+    """What every command reaches through ``click.get_current_context().obj``."""
+
+    def __init__(self, app: App | None, load_error: str | None) -> None:
+        self._app = app
+        self.load_error = load_error
+
+    @property
+    def app(self) -> App:
+        if self._app is None:
+            raise click.ClickException(self.load_error or "configuration failed to load")
+        return self._app
+
+
+def pass_app(function: Any) -> Any:
+    """Decorator: give a command the loaded :class:`App` as its first argument."""
+    @click.pass_context
+    def wrapper(ctx: click.Context, *args: Any, **kwargs: Any) -> Any:
+        return ctx.invoke(function, ctx.find_object(AppState).app, *args, **kwargs)
+    wrapper.__name__ = function.__name__
+    wrapper.__doc__ = function.__doc__
+    return wrapper
+
+
+def open_store_or_fail(app: App, *, migrate: bool = True) -> None:
+    """Open the database for a command; a problem becomes a one-line error."""
+    try:
+        app.open_store(migrate=migrate)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
+    """The command group with core commands and every loaded plugin's commands."""
+
+    @click.group(context_settings=CONTEXT_SETTINGS)
+    @click.version_option(__version__, prog_name="claudeops")
+    @click.option("--config", "config_path", metavar="PATH",
+                  help="Config file (default: $CLAUDEOPS_CONFIG, else ./config.toml, else built-in defaults).")
+    @click.option("--state-dir", metavar="DIR", help="Override state_dir (database, transcripts, lock).")
+    @click.option("--database-url", metavar="URL", help="Override database_url (sqlite:///… or postgresql://…).")
+    @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]),
+                  help="Log verbosity on stderr (default: log_level from config, warning).")
+    @click.option("--log-format", type=click.Choice(["text", "json"]), help="Log lines as text or JSON.")
+    @click.pass_context
+    def cli(ctx: click.Context, config_path: str | None, state_dir: str | None, database_url: str | None,
+            log_level: str | None, log_format: str | None) -> None:
+        """claudeops runs scheduled Claude agent sessions that watch and repair your services,
+        and keeps what the agent learns as operational memory for the next session.
+
+        \b
+        Typical use:
+          claudeops run --tier 1            one observation session (from cron)
+          claudeops run --replay FILE       replay a recorded session offline
+          claudeops memories list           what the agent knows
+          claudeops web                     the dashboard on http://127.0.0.1:8080
+          claudeops doctor                  check the installation
+        """
+        state = AppState(app, load_error)
+        ctx.obj = state
+        if app is not None:
+            app.config.override("state_dir", state_dir)
+            app.config.override("database_url", database_url)
+            app.config.override("log_level", log_level)
+            app.config.override("log_format", log_format)
+            configure_logging(app.config.core.log_level, app.config.core.log_format)
+        else:
+            configure_logging(log_level or "warning", log_format or "text")
+
+    cli.add_command(plugins_command)
+    cli.add_command(db_group)
+    cli.add_command(config_group)
+    from claudeops.doctor import doctor_command
+    from claudeops.run_command import run_command
+
+    cli.add_command(doctor_command)
+    cli.add_command(run_command)
+    if app is not None:
+        app.hook.register_commands(cli=cli)
+    return cli
+
+
+@click.command("plugins")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+@pass_app
+def plugins_command(app: App, as_json: bool) -> None:
+    """List loaded plugins, where they come from and the hooks they implement."""
+    infos = describe_plugins(app.pm)
+    if as_json:
+        click.echo(json.dumps([info.__dict__ | {"hooks": list(info.hooks)} for info in infos], indent=2))
+        return
+    for info in infos:
+        version = f" {info.version}" if info.version else ""
+        click.echo(f"{info.name}{version}  [{info.source}]")
+        click.echo(f"    hooks: {', '.join(info.hooks) or '(none)'}")
+    for name in app.load_report.disabled:
+        click.echo(f"{name}  [disabled]")
+    for error in app.load_report.errors:
+        click.echo(f"error: {error}", err=True)
+
+
+@click.group("db")
+def db_group() -> None:
+    """Database schema and backups (SQLite by default, PostgreSQL by URL)."""
+
+
+@db_group.command("migrate")
+@pass_app
+def db_migrate(app: App) -> None:
+    """Apply pending migrations of the core and every loaded plugin (safe to repeat)."""
+    open_store_or_fail(app, migrate=False)
+    from claudeops.store import apply_migrations
+
+    try:
+        applied = apply_migrations(app.migrations)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    for step in applied:
+        click.echo(f"applied {step.owner}/{step.name}")
+    click.echo(f"{len(applied)} migration(s) applied; database {mask_url(app.config.database_url)} is up to date")
+
+
+@db_group.command("status")
+@pass_app
+def db_status(app: App) -> None:
+    """Show every migration and whether it has been applied."""
+    open_store_or_fail(app, migrate=False)
+    rows = app.migration_status()
+    for row in rows:
+        click.echo(f"{row.applied_at or 'pending':20}  {row.owner}/{row.name}")
+    pending = sum(1 for row in rows if row.applied_at is None)
+    click.echo(f"{pending} pending" if pending else "all migrations applied")
+
+
+@db_group.command("backup")
+@click.argument("target", type=click.Path(dir_okay=False, path_type=Path))
+@pass_app
+def db_backup(app: App, target: Path) -> None:
+    """Copy the SQLite database to TARGET while it is in use (online backup API)."""
+    open_store_or_fail(app, migrate=False)
+    try:
+        backup_sqlite(target)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"backed up to {target}")
+
+
+@click.group("config")
+def config_group() -> None:
+    """Inspect the effective configuration."""
+
+
+@config_group.command("show")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of lines.")
+@pass_app
+def config_show(app: App, as_json: bool) -> None:
+    """Print every setting, its effective value and where it came from (secrets masked)."""
+    rows = [(key, _masked(value, secret), source) for key, value, source, secret in app.config.described()]
+    if as_json:
+        click.echo(json.dumps({key: {"value": value, "source": source} for key, value, source in rows}, indent=2))
+        return
+    click.echo(f"# config file: {app.config.raw.label}")
+    for key, value, source in rows:
+        click.echo(f"{key} = {json.dumps(value)}    # {source}")
+
+
+def _masked(value: Any, secret: bool) -> Any:
+    if not secret or not value:
+        return value
+    if isinstance(value, str) and "://" in value:
+        return mask_url(value)
+    return "***"
+
+
+def _config_path_from(argv: Sequence[str]) -> str | None:
+    """Find ``--config`` before click parses, because plugins (and commands) depend on it."""
+    for index, arg in enumerate(argv):
+        if arg == "--config" and index + 1 < len(argv):
+            return argv[index + 1]
+        if arg.startswith("--config="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console-script entry point."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    app, error = None, None
+    try:
+        app = App.load(_config_path_from(args))
+    except (ConfigError, PluginError) as exc:
+        error = str(exc)
+    if error and "doctor" not in args and not {"-h", "--help", "--version"} & set(args):
+        click.echo(f"claudeops: error: {error}", err=True)
+        sys.exit(EXIT_USAGE)
+    build_cli(app, error).main(args=args, prog_name="claudeops")

@@ -1,0 +1,362 @@
+"""Configuration: ``config.toml`` plus ``CLAUDEOPS_*`` variables plus flags, typed and traced.
+
+Precedence, highest first: command-line flag > environment variable > config file > built-in
+default. Every section is a dataclass registered by its owner (core or a plugin, through the
+``register_settings`` hook), so one loader gives every setting the same type checks, the same
+one-line errors and a recorded source for ``claudeops config show``.
+
+Loading happens in two steps because the file itself says which plugins to disable:
+:func:`read_config_file` reads the raw TOML, then :func:`build_config` validates it against
+the sections the loaded plugins declared.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ENV_PREFIX = "CLAUDEOPS_"
+CORE_SECTION = ""  # top-level keys of config.toml
+
+
+class ConfigError(Exception):
+    """A configuration problem, phrased as one line for the operator."""
+
+
+def setting(default: Any, help: str, *, env: str | None = None, secret: bool = False) -> Any:
+    """A dataclass field with the documentation ``config show`` and ``config.toml`` rely on."""
+    metadata = {"help": help, "env": env, "secret": secret}
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
+@dataclass
+class CoreSettings:
+    """Top-level keys of ``config.toml``."""
+
+    state_dir: str = setting("", "Where the database, transcripts, lock and CLI config live "
+                                 "(empty: $XDG_STATE_HOME/claudeops or ~/.local/state/claudeops)")
+    database_url: str = setting("", "peewee database URL; empty means sqlite:///<state_dir>/claudeops.db",
+                                secret=True)
+    prompts_dir: str = setting("", "Folder with tier prompts overriding the shipped ones (empty: shipped)")
+    max_tier: int = setting(3, "Highest tier an escalation may reach (1-3)")
+    dry_run: bool = setting(False, "Suppress escalation and mutating tools, and tell the agent so")
+    cwd: str = setting("", "Working directory of the agent (empty: <state_dir>/work)")
+    setting_sources: list[str] = setting([], "Claude Code settings to load: user, project, local "
+                                              "(empty: none, fully isolated)")
+    log_level: str = setting("warning", "debug, info, warning or error")
+    log_format: str = setting("text", "text, or json for log shippers")
+
+
+@dataclass
+class TierSettings:
+    """One ``[tierN]`` section: how a session of that tier runs."""
+
+    model: str = setting("haiku", "Model alias or full name")
+    prompt: str = setting("tier1-observe.md", "Prompt file name, looked up in prompts_dir")
+    allowed_tools: list[str] = setting([], "Tools (and Bash(cmd:*) rules) approved without asking")
+    disallowed_tools: list[str] = setting([], "Tools and Bash(cmd:*) rules always refused")
+    permission_mode: str = setting("default", "default, acceptEdits, plan, dontAsk or bypassPermissions")
+    max_turns: int = setting(30, "Stop the session after this many turns")
+    max_budget_usd: float = setting(0.5, "Stop the session when it has cost this much")
+    timeout_seconds: float = setting(600.0, "Wall-clock limit for the whole session")
+
+
+@dataclass
+class PluginSettings:
+    """The ``[plugins]`` section."""
+
+    disable: list[str] = setting([], "Plugin names not to load (see `claudeops plugins`)",
+                                 env="CLAUDEOPS_DISABLE_PLUGINS")
+    strict: bool = setting(False, "Stop a run when a plugin fails instead of logging and going on")
+
+
+_READ_ONLY_BASH = ["Bash", "Read", "Grep", "Glob"]
+_NEVER_IN_TIER_1 = [
+    "Bash(docker restart:*)", "Bash(docker start:*)", "Bash(docker stop:*)", "Bash(docker compose:*)",
+    "Bash(docker-compose:*)", "Bash(systemctl restart:*)", "Bash(systemctl start:*)",
+    "Bash(systemctl stop:*)", "Bash(git push:*)", "Bash(apprise:*)", "Bash(ansible-playbook:*)",
+    "Bash(helm upgrade:*)", "Write", "Edit", "NotebookEdit",
+]
+_NEVER_IN_TIER_2 = [
+    "Bash(docker compose up:*)", "Bash(docker compose down:*)", "Bash(docker-compose up:*)",
+    "Bash(docker-compose down:*)", "Bash(git push:*)", "Bash(ansible-playbook:*)", "Bash(helm upgrade:*)",
+]
+_NEVER = ["Bash(git push --force:*)", "Bash(rm -rf /:*)"]
+
+TIER_DEFAULTS: dict[int, TierSettings] = {
+    1: TierSettings("haiku", "tier1-observe.md", _READ_ONLY_BASH, _NEVER_IN_TIER_1, "default", 30, 0.5, 600.0),
+    2: TierSettings("sonnet", "tier2-investigate.md", [*_READ_ONLY_BASH, "WebFetch"], _NEVER_IN_TIER_2,
+                    "default", 50, 2.0, 900.0),
+    3: TierSettings("opus", "tier3-remediate.md", [*_READ_ONLY_BASH, "WebFetch", "Write", "Edit"], _NEVER,
+                    "default", 80, 5.0, 1800.0),
+}
+
+
+def tier_section(tier: int) -> str:
+    """The config section name of a tier (``tier1``)."""
+    return f"tier{tier}"
+
+
+def core_schemas() -> dict[str, Any]:
+    """The sections the core itself owns, as defaults (a dataclass type or instance)."""
+    schemas: dict[str, Any] = {CORE_SECTION: CoreSettings, "plugins": PluginSettings}
+    schemas.update({tier_section(tier): defaults for tier, defaults in TIER_DEFAULTS.items()})
+    return schemas
+
+
+@dataclass(frozen=True)
+class RawConfig:
+    """What the config file said, before validation."""
+
+    data: Mapping[str, Any]
+    path: Path | None
+
+    @property
+    def label(self) -> str:
+        return str(self.path) if self.path else "built-in defaults"
+
+
+def locate_config_file(explicit: str | None, environ: Mapping[str, str]) -> Path | None:
+    """``--config PATH`` > ``CLAUDEOPS_CONFIG`` > ``./config.toml`` > none (built-in defaults)."""
+    chosen = explicit or environ.get("CLAUDEOPS_CONFIG")
+    if chosen:
+        path = Path(chosen).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"{path}: config file not found")
+        return path
+    local = Path("config.toml")
+    return local if local.is_file() else None
+
+
+def read_config_file(path: Path | None) -> RawConfig:
+    """Parse the TOML file; a syntax error becomes one line naming the file."""
+    if path is None:
+        return RawConfig({}, None)
+    try:
+        with path.open("rb") as handle:
+            return RawConfig(tomllib.load(handle), path)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def disabled_plugins(raw: RawConfig, environ: Mapping[str, str]) -> list[str]:
+    """``plugins.disable`` from env or file, needed before the plugins (and their schemas) load."""
+    env_value = environ.get("CLAUDEOPS_DISABLE_PLUGINS")
+    if env_value is not None:
+        return _split_list(env_value)
+    value = raw.data.get("plugins", {}).get("disable", [])
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{raw.label}: plugins.disable must be a list of strings")
+    return value
+
+
+def _split_list(text: str) -> list[str]:
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+# --------------------------------------------------------------------------- typed values
+
+
+def _field_types(schema: type) -> dict[str, Any]:
+    return typing.get_type_hints(schema)
+
+
+def _type_name(kind: Any) -> str:
+    if typing.get_origin(kind) is list:
+        return "a list of strings"
+    return {bool: "true or false", int: "an integer", float: "a number", str: "a string"}.get(kind, str(kind))
+
+
+def _check_file_value(kind: Any, value: Any) -> Any:
+    """Validate a TOML value against a field type; returns the value or raises TypeError."""
+    if typing.get_origin(kind) is list:
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return list(value)
+    elif kind is bool:
+        if isinstance(value, bool):
+            return value
+    elif kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif kind is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    elif kind is str and isinstance(value, str):
+        return value
+    raise TypeError
+
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _parse_text_value(kind: Any, text: str) -> Any:
+    """Convert an environment variable or flag string to the field type, or raise ValueError."""
+    if typing.get_origin(kind) is list:
+        return _split_list(text)
+    if kind is bool:
+        lowered = text.strip().lower()
+        if lowered in _TRUE | _FALSE:
+            return lowered in _TRUE
+        raise ValueError
+    if kind is int:
+        return int(text)
+    if kind is float:
+        return float(text)
+    return text
+
+
+def env_name(section: str, key: str) -> str:
+    """The generic variable for a setting: ``CLAUDEOPS_STATE_DIR``, ``CLAUDEOPS_TIER1_MODEL``."""
+    parts = [section, key] if section else [key]
+    return ENV_PREFIX + "_".join(part.upper().replace("-", "_") for part in parts)
+
+
+def _dotted(section: str, key: str) -> str:
+    return f"{section}.{key}" if section else key
+
+
+@dataclass
+class Config:
+    """Validated settings of every registered section, with where each value came from."""
+
+    raw: RawConfig
+    sections: dict[str, Any]
+    sources: dict[str, str]
+
+    @property
+    def core(self) -> CoreSettings:
+        return self.sections[CORE_SECTION]
+
+    @property
+    def plugins(self) -> PluginSettings:
+        return self.sections["plugins"]
+
+    def section(self, name: str) -> Any:
+        """A section's dataclass instance; a plugin reads its own with this."""
+        try:
+            return self.sections[name]
+        except KeyError:
+            raise ConfigError(f"no settings section [{name}] is registered") from None
+
+    def tier(self, tier: int) -> TierSettings:
+        if tier not in TIER_DEFAULTS:
+            raise ConfigError(f"tier must be 1, 2 or 3, not {tier}")
+        return self.sections[tier_section(tier)]
+
+    @property
+    def state_dir(self) -> Path:
+        return resolve_state_dir(self.core.state_dir)
+
+    @property
+    def database_url(self) -> str:
+        return self.core.database_url or f"sqlite:///{self.state_dir / 'claudeops.db'}"
+
+    def override(self, dotted: str, value: Any) -> None:
+        """Apply a command-line flag (highest precedence). ``value`` of None means 'not given'."""
+        if value is None:
+            return
+        section, _, key = dotted.rpartition(".")
+        instance = self.sections[section]
+        kind = _field_types(type(instance))[key]
+        if isinstance(value, str) and kind is not str:
+            value = _parse_text_value(kind, value)
+        setattr(instance, key, value)
+        self.sources[dotted] = "flag"
+
+    def described(self) -> list[tuple[str, Any, str, bool]]:
+        """(dotted key, value, source, is_secret) for every setting, for ``config show``."""
+        rows = []
+        for section, instance in sorted(self.sections.items()):
+            for item in dataclasses.fields(instance):
+                dotted = _dotted(section, item.name)
+                rows.append((dotted, getattr(instance, item.name), self.sources[dotted],
+                             bool(item.metadata.get("secret"))))
+        return rows
+
+
+def resolve_state_dir(configured: str) -> Path:
+    """The state directory: configured, else XDG state home, else ``~/.local/state``."""
+    if configured:
+        return Path(configured).expanduser()
+    xdg = os.environ.get("XDG_STATE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "state"
+    return base / "claudeops"
+
+
+def build_config(raw: RawConfig, schemas: Mapping[str, Any], environ: Mapping[str, str],
+                 ignored_sections: frozenset[str] = frozenset()) -> Config:
+    """Validate ``raw`` against ``schemas`` and layer the environment over it.
+
+    ``ignored_sections`` are sections of disabled plugins: present in the file, not validated.
+    """
+    _reject_unknown_sections(raw, schemas, ignored_sections)
+    sections: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for name, schema in schemas.items():
+        file_values = raw.data if name == CORE_SECTION else raw.data.get(name, {})
+        if not isinstance(file_values, Mapping):
+            raise ConfigError(f"{raw.label}: [{name}] must be a table")
+        sections[name] = _build_section(name, schema, file_values, raw, environ, sources)
+    return Config(raw, sections, sources)
+
+
+def _reject_unknown_sections(raw: RawConfig, schemas: Mapping[str, Any], ignored: frozenset[str]) -> None:
+    for key, value in raw.data.items():
+        if isinstance(value, Mapping) and key not in schemas and key not in ignored:
+            raise ConfigError(f"{raw.label}: unknown section [{key}] (no loaded plugin declares it)")
+
+
+def _build_section(name: str, schema: Any, file_values: Mapping[str, Any], raw: RawConfig,
+                   environ: Mapping[str, str], sources: dict[str, str]) -> Any:
+    defaults = schema() if isinstance(schema, type) else dataclasses.replace(schema)
+    kinds = _field_types(type(defaults))
+    known = {item.name: item for item in dataclasses.fields(defaults)}
+    for key, value in file_values.items():
+        if name == CORE_SECTION and isinstance(value, Mapping):
+            continue  # a section, handled on its own
+        if key not in known:
+            raise ConfigError(f"{raw.label}: unknown key '{_dotted(name, key)}'")
+        try:
+            setattr(defaults, key, _check_file_value(kinds[key], value))
+        except TypeError:
+            raise ConfigError(f"{raw.label}: '{_dotted(name, key)}' must be {_type_name(kinds[key])}, "
+                              f"not {value!r}") from None
+        sources[_dotted(name, key)] = f"file {raw.label}"
+    for key, item in known.items():
+        dotted = _dotted(name, key)
+        sources.setdefault(dotted, "default")
+        for variable in filter(None, (item.metadata.get("env"), env_name(name, key))):
+            if variable in environ:
+                try:
+                    setattr(defaults, key, _parse_text_value(kinds[key], environ[variable]))
+                except ValueError:
+                    raise ConfigError(f"environment: {variable} must be {_type_name(kinds[key])}, "
+                                      f"not {environ[variable]!r}") from None
+                sources[dotted] = f"env {variable}"
+                break
+    return defaults
+
+
+def field_help(instance: Any, key: str) -> str:
+    """The documentation of one setting (used by ``config show --help`` output and tests)."""
+    for item in dataclasses.fields(instance):
+        if item.name == key:
+            return str(item.metadata.get("help", ""))
+    raise KeyError(key)
+
+
+def is_dataclass_schema(schema: Any) -> bool:
+    """Whether ``schema`` can be registered as a section (a dataclass type or instance)."""
+    return dataclasses.is_dataclass(schema) and not isinstance(schema, types.GenericAlias)

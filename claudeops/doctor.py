@@ -1,0 +1,108 @@
+"""``claudeops doctor``: check the installation, one line per check, non-zero if any fails.
+
+Meant for the moment after installing or before adding the cron line: each check says what
+is wrong and what to do, so nothing has to be discovered from a failed 3 a.m. run.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from claudeops.store import StoreError, mask_url
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+CREDENTIAL_VARIABLES = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
+
+
+def find_claude_cli() -> Path | None:
+    """The Claude Code CLI the SDK will run: the one bundled in the wheel, else one on PATH."""
+    import shutil
+
+    import claude_agent_sdk
+
+    bundled = Path(claude_agent_sdk.__file__).parent / "_bundled" / "claude"
+    if bundled.is_file() and os.access(bundled, os.X_OK):
+        return bundled
+    found = shutil.which("claude")
+    return Path(found) if found else None
+
+
+def check_credentials(environ: dict[str, str] | os._Environ[str]) -> Check:
+    present = [name for name in CREDENTIAL_VARIABLES if environ.get(name)]
+    if present:
+        return Check("credentials", True, f"{present[0]} is set")
+    return Check("credentials", False, "no ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN) in the environment; "
+                                       "real sessions will fail (replay still works)")
+
+
+def run_checks(state: object) -> Iterator[Check]:
+    """Every check in order; later checks are skipped when what they need failed."""
+    from claudeops.cli import AppState
+
+    assert isinstance(state, AppState)
+    if state.load_error:
+        yield Check("config", False, state.load_error)
+    else:
+        app = state.app
+        yield Check("config", True, f"loaded from {app.config.raw.label}")
+        yield from _state_and_store_checks(app)
+        errors = app.load_report.errors
+        names = ", ".join(name for name, _ in app.pm.list_name_plugin())
+        yield Check("plugins", not errors, "; ".join(errors) if errors else f"loaded: {names}")
+    cli_path = find_claude_cli()
+    yield Check("claude cli", cli_path is not None,
+                str(cli_path) if cli_path else "Claude Code CLI not found; reinstall claude-agent-sdk")
+    yield check_credentials(os.environ)
+
+
+def _state_and_store_checks(app: object) -> Iterator[Check]:
+    from claudeops.app import App
+
+    assert isinstance(app, App)
+    state_dir = app.state_dir
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=state_dir):
+            pass
+        yield Check("state dir", True, f"{state_dir} is writable")
+    except OSError as exc:
+        yield Check("state dir", False, f"{state_dir} is not writable: {exc.strerror}")
+        return
+    url = mask_url(app.config.database_url)
+    try:
+        app.open_store(migrate=False)
+    except StoreError as exc:
+        yield Check("database", False, str(exc))
+        return
+    pending = [f"{row.owner}/{row.name}" for row in app.migration_status() if row.applied_at is None]
+    if pending:
+        yield Check("database", False, f"{url}: {len(pending)} pending migration(s); run `claudeops db migrate`")
+    else:
+        yield Check("database", True, f"{url} is reachable and migrated")
+
+
+@click.command("doctor")
+@click.pass_context
+def doctor_command(ctx: click.Context) -> None:
+    """Check config, state dir, database, plugins, the Claude Code CLI and credentials."""
+    failed = 0
+    for check in run_checks(ctx.obj):
+        mark: Callable[[str], str] = (lambda text: click.style(text, fg="green")) if check.ok else (
+            lambda text: click.style(text, fg="red"))
+        click.echo(f"{mark('ok  ' if check.ok else 'FAIL')} {check.name}: {check.detail}")
+        failed += not check.ok
+    if failed:
+        ctx.exit(1)

@@ -1,0 +1,70 @@
+"""Built-in plugin: the ``[ESCALATE] reason`` marker and the handoff to the next tier.
+
+The marker only records the request; the runner decides after the session ends whether the
+next tier starts (never above ``max_tier``, never in dry run, never with ``--no-escalate``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from claudeops.hookspecs import hookimpl
+from claudeops.markers import Marker, MarkerType
+from claudeops.session import EscalationRequest, Session
+
+HANDOFF_ORDER = 20
+ESCALATE_PATTERN = re.compile(r"\[ESCALATE\][ \t]*(.+)")
+
+PROMPT_SECTION = """\
+## Escalation
+
+When a problem needs more than your tier may do, ask for the next tier by writing, on a line
+of its own in your reply (not inside a tool call):
+
+    [ESCALATE] <one-line reason: what is wrong, what you checked, what the next tier should do>
+
+Example:
+
+    [ESCALATE] jellyfin returns 502 for 3 checks in a row; container is up but the DB is locked
+
+Write it at most once per session. The next tier starts after you finish, with your reason, your
+final message and the events you recorded. Do not escalate for problems you already fixed, for
+services in cooldown, or for transient blips that cleared on a retry."""
+
+
+@hookimpl
+def register_marker_types(register):
+    register(MarkerType("ESCALATE", ESCALATE_PATTERN, PROMPT_SECTION, handle_escalate))
+
+
+def handle_escalate(session: Session, marker: Marker) -> None:
+    """Remember the first escalation request of the session and say so as an event."""
+    if session.escalation is not None:
+        return
+    reason = marker.groups[0] or "no reason given"
+    session.escalation = EscalationRequest(reason)
+    session.record_event("warning", f"tier {session.tier} requested escalation: {reason}")
+
+
+@hookimpl
+def before_session(session: Session) -> None:
+    if session.handoff is not None:
+        session.add_prompt_section("handoff", render_handoff(session), HANDOFF_ORDER)
+
+
+def render_handoff(session: Session) -> str:
+    """The section that tells an escalated session why it exists and what the lower tier saw."""
+    handoff = session.handoff
+    assert handoff is not None
+    lines = [
+        f"## Escalation from tier {handoff.from_tier} (session #{handoff.from_session_id})",
+        "",
+        f"Reason: {handoff.reason}",
+        "",
+        "Final report of the previous tier:",
+        "",
+        handoff.final_text.strip() or "(no final text)",
+    ]
+    if handoff.events:
+        lines += ["", "Events it recorded:", ""] + [f"- {event}" for event in handoff.events]
+    return "\n".join(lines)

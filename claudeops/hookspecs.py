@@ -1,0 +1,188 @@
+"""The plugin contract: every hook claudeops calls, declared in one place.
+
+Built-in features (memory, events, cooldowns, the dashboard) implement these hooks exactly as a
+third-party plugin would. Implementations may accept any subset of a hook's arguments (pluggy's
+opt-in arguments), must never give them default values, and are always called with keywords.
+A hook implementation may be ``async def``: the caller awaits whatever comes back.
+
+Phases, in the order they happen:
+
+* start-up: ``register_settings`` → ``configure`` → ``register_migrations`` →
+  ``register_marker_types`` → ``register_commands`` / ``register_web``
+* one session: ``before_session`` → (``on_message`` → ``on_assistant_text`` → ``on_marker``)* and
+  ``check_tool_use`` for every tool call → ``after_session``
+* any time: ``record_event``, ``judge_memory_relation``
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    import click
+
+    from claudeops.config import Config
+    from claudeops.notable import NotableEvent
+    from claudeops.markers import Marker
+    from claudeops.session import Outcome, Session
+
+PROJECT = "claudeops"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# --------------------------------------------------------------------------- start-up
+
+
+@hookspec
+def register_settings(register: Callable[[str, type], None]) -> None:
+    """Declare the plugin's own ``[section]`` of ``config.toml``.
+
+    Called once, before the configuration is validated. Call ``register(section, schema)``
+    where ``schema`` is a dataclass whose fields (with type hints and defaults) are the
+    section's keys; ``field(metadata={"help": ..., "env": "CLAUDEOPS_X", "secret": True})``
+    documents a key, gives it an extra environment variable and masks it in ``config show``.
+    Exists so a plugin's settings get the same precedence (flag > env > file > default),
+    type checking and one-line errors as the core's, without core knowing the plugin.
+    """
+
+
+@hookspec
+def configure(config: Config) -> None:
+    """The configuration has been loaded and validated.
+
+    Read your section with ``config.section("name")``. Fires once per process, before any
+    store use. Returns nothing.
+    """
+
+
+@hookspec
+def register_migrations(register: Callable[..., None]) -> None:
+    """Contribute the plugin's ordered schema migrations.
+
+    Call ``register(owner, migrations)`` with a unique owner name and a sequence of
+    :class:`claudeops.store.Migration`. Each migration is applied once, in order, in its own
+    transaction, and recorded in the ``claudeops_migrations`` table, so each plugin's schema
+    evolves on its own. Fires before the store is used (``claudeops db migrate``, ``run``,
+    ``web``).
+    """
+
+
+@hookspec
+def register_marker_types(register: Callable[..., None]) -> None:
+    """Contribute marker types the agent may write in its text.
+
+    Call ``register(MarkerType(...))`` (name, compiled pattern, the prompt section that teaches
+    the model the marker, the handler). The core parses each assistant text block once and
+    dispatches every match to its type's handler; text from tool results, user messages and
+    system events never produces markers. Marker names must be unique across plugins.
+    """
+
+
+@hookspec
+def register_commands(cli: click.Group) -> None:
+    """Add sub-commands or command groups to the ``claudeops`` command line.
+
+    Fires when the CLI is built, after plugins are loaded; a disabled plugin's commands
+    therefore disappear with it.
+    """
+
+
+@hookspec
+def register_web(register: Callable[..., None]) -> None:
+    """Contribute pages to the dashboard.
+
+    Call ``register(...)`` with keyword arguments, all optional: ``routes`` (Litestar route
+    handlers or controllers for HTML pages), ``api_routes`` (handlers mounted under
+    ``/api/v1``), ``nav`` (a list of ``claudeops_web.NavEntry``), ``template_dir`` (a folder
+    joined to the Jinja search path) and ``static_dir`` (served under
+    ``/static/plugins/<plugin>/``). Fires when the dashboard app is built.
+    """
+
+
+# --------------------------------------------------------------------------- one session
+
+
+@hookspec
+def before_session(session: Session) -> None:
+    """The session row exists and the SDK options are about to be built.
+
+    Prepare (the memory plugin runs staleness decay here) and contribute system-prompt
+    sections with ``session.add_prompt_section(name, text, order)``; sections are appended to
+    the Claude Code system prompt in ascending ``order`` (then name), so the result is stable.
+    Conventional orders: 10 environment, 20 handoff from a lower tier, 30 cooldown state,
+    40 memory. Fires for every tier, escalated ones included.
+    """
+
+
+@hookspec
+def on_message(session: Session, message: Any) -> None:
+    """Every message the SDK yields (system, assistant, user/tool result, result), raw.
+
+    For observers such as live progress displays. Never parse markers here: tool output
+    arrives through this hook too.
+    """
+
+
+@hookspec
+def on_assistant_text(session: Session, text: str) -> None:
+    """One ``TextBlock`` of an ``AssistantMessage``, as it arrives.
+
+    Only text the model wrote reaches this hook; a single response can arrive as several
+    messages, so this fires once per block, not once per turn.
+    """
+
+
+@hookspec
+def on_marker(session: Session, marker: Marker) -> None:
+    """A marker was parsed from assistant text and its type's handler has run.
+
+    For cross-cutting observers (counting, notifications); storing a marker is the job of its
+    type's handler.
+    """
+
+
+@hookspec(firstresult=True)
+def check_tool_use(session: Session, tool_name: str, tool_input: dict[str, Any]) -> str | None:
+    """The model is about to call a tool. Return a reason string to deny the call.
+
+    The reason is sent back to the model as the tool result, so say what the limit is and
+    when it ends. Return ``None`` to have no opinion. The first non-``None`` answer wins.
+    Exists so that limits (cooldowns, dry run) are enforced, not just advised.
+    """
+
+
+@hookspec
+def after_session(session: Session, outcome: Outcome) -> None:
+    """The session ended and its outcome (status, reason, cost, turns) has been recorded.
+
+    Fires for completed, failed and interrupted sessions alike, before any escalation starts.
+    """
+
+
+# --------------------------------------------------------------------------- any time
+
+
+@hookspec
+def record_event(event: NotableEvent) -> None:
+    """Something an operator should see happened (escalation, failure, a blocked action).
+
+    The runner and plugins call this instead of writing to a table, so core does not depend
+    on the events plugin being present.
+    """
+
+
+@hookspec(firstresult=True)
+def judge_memory_relation(
+    existing: str, new: str, service: str | None, category: str
+) -> str | None:
+    """Judge how a new memory observation relates to an existing active one.
+
+    Both share the service and category. Return ``"reinforce"`` (same fact), ``"contradict"``
+    (same subject, conflicting conclusion) or ``"distinct"`` (a different fact); ``None``
+    defers to the next judge. The memory plugin ships a fast deterministic default marked
+    ``trylast``, so a better judge (an LLM, a model) simply registers its own implementation.
+    """

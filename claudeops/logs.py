@@ -1,0 +1,49 @@
+"""Logging to stderr, as text for people or as JSON lines for log shippers.
+
+Cron mails whatever a job prints, so stdout stays for results and everything diagnostic goes
+to stderr, one line per record.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+
+from claudeops.clock import to_timestamp, utc_now
+
+LEVELS = ("debug", "info", "warning", "error")
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per record: time, level, logger, message (and the exception, if any)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        payload = {
+            "time": to_timestamp(utc_now()),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            payload["exception"] = self.formatException(record.exc_info)
+        return json.dumps(payload, ensure_ascii=False)
+
+
+def configure_logging(level: str = "warning", fmt: str = "text") -> None:
+    """Send the ``claudeops*`` loggers to stderr at ``level`` in ``fmt`` (text or json)."""
+    if level not in LEVELS:
+        raise ValueError(f"log level must be one of {', '.join(LEVELS)}, not {level!r}")
+    if fmt not in ("text", "json"):
+        raise ValueError(f"log format must be text or json, not {fmt!r}")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter("claudeops: %(levelname)s: %(message)s"))
+    root = logging.getLogger()
+    for existing in list(root.handlers):
+        if getattr(existing, "_claudeops", False):
+            root.removeHandler(existing)
+    handler._claudeops = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+    for name in ("claudeops", "claudeops_memory", "claudeops_events", "claudeops_cooldowns", "claudeops_web"):
+        logging.getLogger(name).setLevel(level.upper())

@@ -1,0 +1,182 @@
+"""The plugin manager: built-ins from ``DEFAULT_PLUGINS``, third parties from entry points.
+
+Built-in plugins are ordinary modules with ``@hookimpl`` functions, imported and registered by
+name exactly as a third-party plugin is (datasette, llm and pytest do the same). Third-party
+plugins come from the entry-point group ``claudeops`` and are loaded one at a time, so a broken
+one is reported by name and the rest still load. ``check_pending()`` turns a misspelt hook
+implementation into an error instead of a silently ignored function.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.metadata
+import inspect
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pluggy
+
+from claudeops import hookspecs
+
+log = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "claudeops"
+
+DEFAULT_PLUGINS: tuple[str, ...] = (
+    "claudeops.environment",
+    "claudeops.escalation",
+    "claudeops_events",
+    "claudeops_cooldowns",
+    "claudeops_memory",
+    "claudeops_web",
+)
+
+
+class PluginError(Exception):
+    """A plugin failed to load or raised in a hook; the message names the plugin."""
+
+
+@dataclass(frozen=True)
+class PluginInfo:
+    """One loaded plugin, as ``claudeops plugins`` lists it."""
+
+    name: str
+    source: str
+    version: str | None
+    hooks: tuple[str, ...]
+    builtin: bool
+
+
+@dataclass
+class LoadReport:
+    """What happened while loading plugins: failures are kept, not raised, for third parties."""
+
+    errors: list[str] = field(default_factory=list)
+    disabled: list[str] = field(default_factory=list)
+
+
+def make_plugin_manager() -> pluggy.PluginManager:
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    return pm
+
+
+def load_plugins(pm: pluggy.PluginManager, disabled: Iterable[str] = (), *, entry_points: bool = True,
+                 builtins: Iterable[str] = DEFAULT_PLUGINS) -> LoadReport:
+    """Register the built-ins, then third-party entry points, skipping ``disabled`` names.
+
+    A built-in that fails to import is a bug in claudeops and raises; a third-party one is
+    reported in the returned :class:`LoadReport` and skipped.
+    """
+    report = LoadReport()
+    blocked = set(disabled)
+    for name in builtins:
+        if name in blocked:
+            pm.set_blocked(name)
+            report.disabled.append(name)
+            continue
+        pm.register(importlib.import_module(name), name=name)
+    if entry_points:
+        _load_entry_points(pm, blocked, report)
+    pm.check_pending()
+    _wrap_hook_implementations(pm)
+    return report
+
+
+def _load_entry_points(pm: pluggy.PluginManager, blocked: set[str], report: LoadReport) -> None:
+    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if entry_point.name in blocked:
+            report.disabled.append(entry_point.name)
+            continue
+        if pm.get_plugin(entry_point.name) is not None:
+            continue
+        try:
+            plugin = entry_point.load()
+            pm.register(plugin, name=entry_point.name)
+        except Exception as exc:
+            message = f"plugin {entry_point.name!r} failed to load: {type(exc).__name__}: {exc}"
+            log.error(message)
+            report.errors.append(message)
+            continue
+        if entry_point.dist is not None:
+            _DISTRIBUTIONS[entry_point.name] = (entry_point.dist.name, entry_point.dist.version)
+
+
+_DISTRIBUTIONS: dict[str, tuple[str, str]] = {}
+"""Entry-point plugin name → (distribution, version), recorded as they load."""
+
+
+def _wrap_hook_implementations(pm: pluggy.PluginManager) -> None:
+    """Make an exception raised inside a hook name the plugin and hook, in one line."""
+    for hook_name in pm.hook.__dict__:
+        caller = getattr(pm.hook, hook_name)
+        if not isinstance(caller, pluggy.HookCaller):
+            continue
+        for impl in caller.get_hookimpls():
+            if impl.wrapper or impl.hookwrapper or getattr(impl.function, "_claudeops_wrapped", False):
+                continue
+            impl.function = _naming_failures(impl.function, impl.plugin_name, hook_name)
+
+
+def _naming_failures(function: Callable[..., Any], plugin: str, hook: str) -> Callable[..., Any]:
+    def describe(exc: Exception) -> PluginError:
+        return PluginError(f"plugin {plugin!r} failed in hook {hook}: {type(exc).__name__}: {exc}")
+
+    if inspect.iscoroutinefunction(function):
+        @functools.wraps(function)
+        async def guarded_async(*args: Any) -> Any:
+            try:
+                return await function(*args)
+            except PluginError:
+                raise
+            except Exception as exc:
+                raise describe(exc) from exc
+        guarded_async._claudeops_wrapped = True  # type: ignore[attr-defined]
+        return guarded_async
+
+    @functools.wraps(function)
+    def guarded(*args: Any) -> Any:
+        try:
+            return function(*args)
+        except PluginError:
+            raise
+        except Exception as exc:
+            raise describe(exc) from exc
+    guarded._claudeops_wrapped = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def describe_plugins(pm: pluggy.PluginManager) -> list[PluginInfo]:
+    """Every registered plugin with its source, version and implemented hooks, by name."""
+    infos = []
+    for name, plugin in pm.list_name_plugin():
+        if plugin is None:
+            continue
+        hooks = tuple(sorted(caller.name for caller in pm.get_hookcallers(plugin) or ()))
+        builtin = name in DEFAULT_PLUGINS
+        if builtin:
+            source, version = "built-in", _builtin_version()
+        elif name in _DISTRIBUTIONS:
+            distribution, version = _DISTRIBUTIONS[name]
+            source = f"entry point ({distribution})"
+        else:
+            source, version = f"registered ({getattr(plugin, '__name__', type(plugin).__name__)})", None
+        infos.append(PluginInfo(name, source, version, hooks, builtin))
+    return sorted(infos, key=lambda info: (not info.builtin, info.name))
+
+
+def _builtin_version() -> str:
+    from claudeops import __version__
+
+    return __version__
+
+
+async def await_me_maybe(value: Any) -> Any:
+    """Await ``value`` if a hook implementation returned an awaitable (an ``async def`` hook)."""
+    if inspect.isawaitable(value):
+        return await value
+    return value

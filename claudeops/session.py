@@ -1,0 +1,99 @@
+"""What hooks receive about the session in progress, and how it ended.
+
+``Session`` carries the row, the configuration, the clock and the hook caller, so plugins
+never reach for globals and tests can substitute a fake clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from claudeops.clock import Clock, to_timestamp, utc_now
+from claudeops.notable import NotableEvent
+
+if TYPE_CHECKING:
+    from claudeops.config import Config, TierSettings
+
+
+@dataclass(frozen=True)
+class PromptSection:
+    """A block of Markdown appended to the Claude Code system prompt."""
+
+    name: str
+    text: str
+    order: int
+
+
+@dataclass(frozen=True)
+class EscalationRequest:
+    """The session asked for the next tier (``[ESCALATE] reason``)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Handoff:
+    """What a lower tier passes to the tier it escalated to."""
+
+    from_session_id: int
+    from_tier: int
+    reason: str
+    final_text: str
+    events: tuple[str, ...] = ()
+
+
+@dataclass
+class Session:
+    """A running session as plugins see it."""
+
+    id: int
+    tier: int
+    model: str
+    trigger: str
+    config: Config
+    hook: Any
+    parent_id: int | None = None
+    dry_run: bool = False
+    handoff: Handoff | None = None
+    clock: Clock = utc_now
+    prompt_sections: list[PromptSection] = field(default_factory=list)
+    escalation: EscalationRequest | None = None
+    markers_recorded: int = 0
+
+    @property
+    def settings(self) -> TierSettings:
+        return self.config.tier(self.tier)
+
+    def now(self) -> str:
+        """The current time as stored text, from the session's clock."""
+        return to_timestamp(self.clock())
+
+    def add_prompt_section(self, name: str, text: str, order: int) -> None:
+        """Append ``text`` to the system prompt; empty text adds nothing (no empty headers)."""
+        if text.strip():
+            self.prompt_sections.append(PromptSection(name, text.strip(), order))
+
+    def ordered_sections(self) -> list[PromptSection]:
+        return sorted(self.prompt_sections, key=lambda section: (section.order, section.name))
+
+    def record_event(self, level: str, message: str, service: str | None = None) -> None:
+        """Tell every ``record_event`` implementation about a notable happening of this session."""
+        self.hook.record_event(event=NotableEvent(level, message, self.now(), service, self.id))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a session ended. ``status`` is one of :data:`claudeops.sessions.STATUSES`."""
+
+    status: str
+    reason: str | None = None
+    result_text: str | None = None
+    cost_usd: float | None = None
+    num_turns: int | None = None
+    duration_ms: int | None = None
+    sdk_session_id: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("completed", "escalated")

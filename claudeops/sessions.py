@@ -1,0 +1,57 @@
+"""The ``sessions`` table the core owns: one row per agent session, from start to outcome."""
+
+from __future__ import annotations
+
+import peewee
+
+from claudeops.clock import now_timestamp
+from claudeops.store import BaseModel, Migration
+
+STATUSES = ("running", "completed", "failed", "interrupted", "escalated")
+
+
+class SessionRow(BaseModel):
+    """One session. Escalated children point at their parent through ``parent_session_id``."""
+
+    id = peewee.AutoField()
+    tier = peewee.IntegerField()
+    model = peewee.TextField()
+    trigger = peewee.TextField(default="scheduled")
+    status = peewee.TextField(default="running", index=True)
+    started_at = peewee.TextField(index=True)
+    ended_at = peewee.TextField(null=True)
+    cost_usd = peewee.FloatField(null=True)
+    num_turns = peewee.IntegerField(null=True)
+    duration_ms = peewee.IntegerField(null=True)
+    result = peewee.TextField(null=True)
+    sdk_session_id = peewee.TextField(null=True)
+    parent_session_id = peewee.ForeignKeyField("self", null=True, backref="children",
+                                               column_name="parent_session_id", on_delete="SET NULL")
+    transcript_path = peewee.TextField(null=True)
+    error = peewee.TextField(null=True)
+
+    class Meta:
+        table_name = "sessions"
+
+
+def _create_sessions(database: peewee.Database) -> None:
+    database.create_tables([SessionRow])
+
+
+CORE_MIGRATIONS = (Migration("0001_create_sessions", _create_sessions),)
+
+
+def start_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str) -> SessionRow:
+    """Insert the ``running`` row a session lives in (committed at once)."""
+    with SessionRow._meta.database.atomic():
+        return SessionRow.create(tier=tier, model=model, trigger=trigger, status="running",
+                                 started_at=started_at, parent_session_id=parent_id)
+
+
+def interrupt_abandoned_sessions(reason: str = "the runner process died before the session ended") -> int:
+    """Mark rows left ``running`` by a crashed process as ``interrupted``; returns how many.
+
+    Called only while holding the run lock, so no live session can be among them.
+    """
+    return (SessionRow.update(status="interrupted", error=reason, ended_at=now_timestamp())
+            .where(SessionRow.status == "running").execute())

@@ -1,0 +1,166 @@
+"""The database: a URL becomes a peewee database, and each owner's migrations are applied once.
+
+SQLite (the default) gets WAL, a busy timeout, foreign keys and ``BEGIN IMMEDIATE``
+transactions: the cron runner and the dashboard write to the same file from two processes,
+and a deferred read-then-write transaction cannot be retried by the busy handler
+(``performance-facts.md`` §6). Other URLs (``postgresql://…``) are passed to peewee as they are.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import peewee
+from playhouse.db_url import connect as connect_url
+
+from claudeops.clock import now_timestamp
+
+db = peewee.DatabaseProxy()
+"""The one database every model binds to; initialised by :func:`open_store`."""
+
+SQLITE_PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "normal", "busy_timeout": 5000}
+MIGRATIONS_TABLE = "claudeops_migrations"
+
+
+class StoreError(Exception):
+    """A database problem, phrased as one line for the operator."""
+
+
+class BaseModel(peewee.Model):
+    """Base of every table model, core and plugins alike."""
+
+    class Meta:
+        database = db
+        legacy_table_names = False
+
+
+def open_store(url: str) -> peewee.Database:
+    """Open the database at ``url`` and bind every model to it."""
+    if url.startswith("sqlite:///"):
+        path = url.removeprefix("sqlite:///")
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        database: peewee.Database = peewee.SqliteDatabase(
+            path, pragmas=SQLITE_PRAGMAS, timeout=5, lock_type="IMMEDIATE")
+    else:
+        try:
+            database = connect_url(url)
+        except (ValueError, RuntimeError) as exc:
+            raise StoreError(f"cannot use database URL {mask_url(url)}: {exc}") from None
+    db.initialize(database)
+    try:
+        database.connect(reuse_if_open=True)
+    except (peewee.OperationalError, peewee.ImproperlyConfigured, sqlite3.Error) as exc:
+        raise StoreError(f"cannot open database {mask_url(url)}: {exc}") from None
+    return database
+
+
+def close_store() -> None:
+    """Close the connection of this thread, if any."""
+    if db.obj is not None and not db.is_closed():
+        db.close()
+
+
+def mask_url(url: str) -> str:
+    """Hide a password in a database URL before it is printed or logged."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or "@" not in rest:
+        return url
+    credentials, _, host = rest.rpartition("@")
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{host}"
+
+
+def is_sqlite() -> bool:
+    return isinstance(db.obj, peewee.SqliteDatabase)
+
+
+# --------------------------------------------------------------------------- migrations
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema step of one owner. ``apply`` receives the open database.
+
+    Names are the identity recorded in the migrations table, so they must never change once
+    released; order is the order of the owner's sequence.
+    """
+
+    name: str
+    apply: Callable[[peewee.Database], None]
+
+
+class MigrationRecord(BaseModel):
+    owner = peewee.TextField()
+    name = peewee.TextField()
+    applied_at = peewee.TextField()
+
+    class Meta:
+        table_name = MIGRATIONS_TABLE
+        primary_key = peewee.CompositeKey("owner", "name")
+
+
+@dataclass(frozen=True)
+class MigrationStatus:
+    owner: str
+    name: str
+    applied_at: str | None
+
+
+class MigrationError(StoreError):
+    """A migration failed; its transaction was rolled back."""
+
+
+def _applied(owner: str) -> dict[str, str]:
+    query = MigrationRecord.select().where(MigrationRecord.owner == owner)
+    return {record.name: record.applied_at for record in query}
+
+
+def migration_status(plan: Iterable[tuple[str, Sequence[Migration]]]) -> list[MigrationStatus]:
+    """Every known migration with the time it was applied, or None when pending."""
+    db.create_tables([MigrationRecord], safe=True)
+    rows = []
+    for owner, migrations in plan:
+        applied = _applied(owner)
+        rows.extend(MigrationStatus(owner, step.name, applied.get(step.name)) for step in migrations)
+    return rows
+
+
+def apply_migrations(plan: Iterable[tuple[str, Sequence[Migration]]]) -> list[MigrationStatus]:
+    """Apply every pending migration, each in its own transaction; returns what was applied.
+
+    Idempotent: a second call applies nothing. A failing migration is rolled back (its DDL
+    included, on SQLite and PostgreSQL alike) and raises :class:`MigrationError`; migrations
+    applied before it stay applied.
+    """
+    db.create_tables([MigrationRecord], safe=True)
+    done = []
+    for owner, migrations in plan:
+        applied = _applied(owner)
+        for step in migrations:
+            if step.name in applied:
+                continue
+            stamp = now_timestamp()
+            try:
+                with db.atomic():
+                    step.apply(db.obj)
+                    MigrationRecord.create(owner=owner, name=step.name, applied_at=stamp)
+            except Exception as exc:
+                raise MigrationError(f"migration {owner}/{step.name} failed and was rolled back: {exc}") from exc
+            done.append(MigrationStatus(owner, step.name, stamp))
+    return done
+
+
+def backup_sqlite(target: Path) -> None:
+    """Copy the live SQLite database with SQLite's online backup API (safe while in use)."""
+    if not is_sqlite():
+        raise StoreError("backup works with SQLite databases only; use pg_dump for PostgreSQL")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    destination = sqlite3.connect(str(target))
+    try:
+        db.connection().backup(destination)
+    finally:
+        destination.close()
