@@ -12,10 +12,10 @@ the sections the loaded plugins declared.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import os
 import tomllib
-import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -234,6 +234,7 @@ class Config:
     raw: RawConfig
     sections: dict[str, Any]
     sources: dict[str, str]
+    defaults: dict[str, Any]
 
     @property
     def core(self) -> CoreSettings:
@@ -308,8 +309,13 @@ def build_config(raw: RawConfig, schemas: Mapping[str, Any], environ: Mapping[st
         file_values = raw.data if name == CORE_SECTION else raw.data.get(name, {})
         if not isinstance(file_values, Mapping):
             raise ConfigError(f"{raw.label}: [{name}] must be a table")
-        sections[name] = _build_section(name, schema, file_values, raw, environ, sources)
-    return Config(raw, sections, sources)
+        sections[name] = _build_section(name, _fresh(schema), file_values, raw, environ, sources)
+    return Config(raw, sections, sources, {name: _fresh(schema) for name, schema in schemas.items()})
+
+
+def _fresh(schema: Any) -> Any:
+    """A new instance holding the defaults of ``schema`` (a dataclass type or instance)."""
+    return schema() if isinstance(schema, type) else copy.deepcopy(schema)
 
 
 def _reject_unknown_sections(raw: RawConfig, schemas: Mapping[str, Any], ignored: frozenset[str]) -> None:
@@ -318,9 +324,8 @@ def _reject_unknown_sections(raw: RawConfig, schemas: Mapping[str, Any], ignored
             raise ConfigError(f"{raw.label}: unknown section [{key}] (no loaded plugin declares it)")
 
 
-def _build_section(name: str, schema: Any, file_values: Mapping[str, Any], raw: RawConfig,
+def _build_section(name: str, defaults: Any, file_values: Mapping[str, Any], raw: RawConfig,
                    environ: Mapping[str, str], sources: dict[str, str]) -> Any:
-    defaults = schema() if isinstance(schema, type) else dataclasses.replace(schema)
     kinds = _field_types(type(defaults))
     known = {item.name: item for item in dataclasses.fields(defaults)}
     for key, value in file_values.items():
@@ -347,16 +352,3 @@ def _build_section(name: str, schema: Any, file_values: Mapping[str, Any], raw: 
                 sources[dotted] = f"env {variable}"
                 break
     return defaults
-
-
-def field_help(instance: Any, key: str) -> str:
-    """The documentation of one setting (used by ``config show --help`` output and tests)."""
-    for item in dataclasses.fields(instance):
-        if item.name == key:
-            return str(item.metadata.get("help", ""))
-    raise KeyError(key)
-
-
-def is_dataclass_schema(schema: Any) -> bool:
-    """Whether ``schema`` can be registered as a section (a dataclass type or instance)."""
-    return dataclasses.is_dataclass(schema) and not isinstance(schema, types.GenericAlias)

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     import click
 
     from claudeops.config import Config
-    from claudeops.notable import NotableEvent
     from claudeops.markers import Marker
+    from claudeops.notable import NotableEvent
     from claudeops.session import Outcome, Session
 
 PROJECT = "claudeops"

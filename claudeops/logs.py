@@ -37,7 +37,8 @@ def configure_logging(level: str = "warning", fmt: str = "text") -> None:
     if fmt not in ("text", "json"):
         raise ValueError(f"log format must be text or json, not {fmt!r}")
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter("claudeops: %(levelname)s: %(message)s"))
+    text_format = logging.Formatter("claudeops: %(levelname)s: %(message)s")
+    handler.setFormatter(JsonFormatter() if fmt == "json" else text_format)
     root = logging.getLogger()
     for existing in list(root.handlers):
         if getattr(existing, "_claudeops", False):

@@ -59,8 +59,21 @@ class LoadReport:
     disabled: list[str] = field(default_factory=list)
 
 
-def make_plugin_manager() -> pluggy.PluginManager:
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
+class PluginManager(pluggy.PluginManager):
+    """pluggy's manager, but every hook implementation names its plugin when it raises."""
+
+    def register(self, plugin: object, name: str | None = None) -> str | None:
+        registered = super().register(plugin, name)
+        if registered is not None:
+            for caller in self.get_hookcallers(plugin) or ():
+                for impl in caller.get_hookimpls():
+                    if impl.plugin is plugin and not (impl.wrapper or impl.hookwrapper):
+                        impl.function = _naming_failures(impl.function, impl.plugin_name, caller.name)
+        return registered
+
+
+def make_plugin_manager() -> PluginManager:
+    pm = PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     return pm
 
@@ -83,7 +96,6 @@ def load_plugins(pm: pluggy.PluginManager, disabled: Iterable[str] = (), *, entr
     if entry_points:
         _load_entry_points(pm, blocked, report)
     pm.check_pending()
-    _wrap_hook_implementations(pm)
     return report
 
 
@@ -110,18 +122,6 @@ _DISTRIBUTIONS: dict[str, tuple[str, str]] = {}
 """Entry-point plugin name → (distribution, version), recorded as they load."""
 
 
-def _wrap_hook_implementations(pm: pluggy.PluginManager) -> None:
-    """Make an exception raised inside a hook name the plugin and hook, in one line."""
-    for hook_name in pm.hook.__dict__:
-        caller = getattr(pm.hook, hook_name)
-        if not isinstance(caller, pluggy.HookCaller):
-            continue
-        for impl in caller.get_hookimpls():
-            if impl.wrapper or impl.hookwrapper or getattr(impl.function, "_claudeops_wrapped", False):
-                continue
-            impl.function = _naming_failures(impl.function, impl.plugin_name, hook_name)
-
-
 def _naming_failures(function: Callable[..., Any], plugin: str, hook: str) -> Callable[..., Any]:
     def describe(exc: Exception) -> PluginError:
         return PluginError(f"plugin {plugin!r} failed in hook {hook}: {type(exc).__name__}: {exc}")
@@ -135,7 +135,6 @@ def _naming_failures(function: Callable[..., Any], plugin: str, hook: str) -> Ca
                 raise
             except Exception as exc:
                 raise describe(exc) from exc
-        guarded_async._claudeops_wrapped = True  # type: ignore[attr-defined]
         return guarded_async
 
     @functools.wraps(function)
@@ -146,7 +145,6 @@ def _naming_failures(function: Callable[..., Any], plugin: str, hook: str) -> Ca
             raise
         except Exception as exc:
             raise describe(exc) from exc
-    guarded._claudeops_wrapped = True  # type: ignore[attr-defined]
     return guarded
 
 

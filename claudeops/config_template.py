@@ -1,0 +1,51 @@
+"""Render a commented ``config.toml`` from the registered settings.
+
+The shipped ``config.toml`` is this output (a test keeps them equal), so the documentation of
+every setting lives next to its declaration and cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import textwrap
+from typing import Any
+
+from claudeops.config import CORE_SECTION, Config, env_name
+
+HEADER = """\
+# claudeops configuration. Every setting is shown with its built-in default.
+#
+# Precedence, highest first: command-line flag > CLAUDEOPS_* environment variable >
+# this file (--config PATH, $CLAUDEOPS_CONFIG, or ./config.toml) > built-in default.
+# `claudeops config show` prints the effective value of each setting and where it came from.
+"""
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(json.dumps(item) for item in value) + "]"
+    if isinstance(value, str):
+        return json.dumps(value)
+    return repr(value)
+
+
+def _render_section(name: str, instance: Any) -> list[str]:
+    lines = [f"[{name}]"] if name != CORE_SECTION else []
+    for item in dataclasses.fields(instance):
+        variables = [variable for variable in (item.metadata.get("env"), env_name(name, item.name)) if variable]
+        comment = f"{item.metadata.get('help', '')} (env: {', '.join(variables)})"
+        lines += [f"# {line}" for line in textwrap.wrap(comment, 96)]
+        lines.append(f"{item.name} = {_toml_value(getattr(instance, item.name))}")
+    return lines
+
+
+def render_config_template(config: Config) -> str:
+    """A complete, commented config file with every section's defaults."""
+    blocks = [HEADER.rstrip("\n")]
+    ordered = [CORE_SECTION, *sorted(name for name in config.sections if name != CORE_SECTION)]
+    for name in ordered:
+        blocks.append("\n".join(_render_section(name, config.defaults[name])))
+    return "\n\n".join(blocks) + "\n"

@@ -1,0 +1,72 @@
+"""A complete third-party claudeops plugin: the agent files tickets with ``[TICKET:service] text``.
+
+It adds a marker type, its own table (through its own migrations), a prompt section that
+teaches the model the marker, and a ``claudeops tickets`` command, using only the public
+hooks: nothing in claudeops core knows it exists.
+"""
+
+from __future__ import annotations
+
+import re
+
+import click
+import peewee
+
+from claudeops import BaseModel, Marker, MarkerType, Migration, Session, hookimpl
+from claudeops.cli import open_store_or_fail, pass_app
+
+TICKET_PATTERN = re.compile(r"\[TICKET:([a-zA-Z0-9_-]+)\][ \t]*(.+)")
+
+PROMPT_SECTION = """\
+## Tickets
+
+When something needs a human (a disk to replace, a licence to renew), file a ticket on a line
+of its own:
+
+    [TICKET:<service>] <what a human must do, and why>
+
+Example: `[TICKET:nas] Disk /dev/sdb reports 12 reallocated sectors; plan a replacement`."""
+
+
+class Ticket(BaseModel):
+    """One ticket the agent filed."""
+
+    service = peewee.TextField()
+    text = peewee.TextField()
+    session_id = peewee.IntegerField(null=True)
+    created_at = peewee.TextField()
+
+    class Meta:
+        table_name = "tickets"
+
+
+def _create_tickets(database: peewee.Database) -> None:
+    database.create_tables([Ticket])
+
+
+@hookimpl
+def register_migrations(register):
+    register("ticket", [Migration("0001_create_tickets", _create_tickets)])
+
+
+@hookimpl
+def register_marker_types(register):
+    register(MarkerType("TICKET", TICKET_PATTERN, PROMPT_SECTION, store_ticket))
+
+
+def store_ticket(session: Session, marker: Marker) -> None:
+    """Store the ticket as soon as the marker is seen."""
+    service, text = marker.groups
+    with Ticket._meta.database.atomic():
+        Ticket.create(service=service, text=text, session_id=session.id, created_at=session.now())
+
+
+@hookimpl
+def register_commands(cli):
+    @cli.command("tickets")
+    @pass_app
+    def tickets(app):
+        """List the tickets the agent filed, newest first."""
+        open_store_or_fail(app)
+        for ticket in Ticket.select().order_by(Ticket.id.desc()):
+            click.echo(f"#{ticket.id} {ticket.created_at} [{ticket.service}] {ticket.text}")

@@ -1,0 +1,9 @@
+import pytest
+
+import claudeops_ticket
+
+
+@pytest.fixture
+def claudeops_plugins():
+    """Register this plugin in the claudeops fixtures (claudeops.testing provides the rest)."""
+    return [claudeops_ticket]
