@@ -1,0 +1,91 @@
+"""Store: SQLite pragmas, migrations applied once in order, failures rolled back, backup."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import peewee
+import pytest
+
+from claudeops.store import (
+    Migration,
+    MigrationError,
+    apply_migrations,
+    close_store,
+    db,
+    mask_url,
+    migration_status,
+    open_store,
+)
+
+
+@pytest.fixture
+def database(tmp_path):
+    database = open_store(f"sqlite:///{tmp_path / 'test.db'}")
+    yield database
+    close_store()
+
+
+def create(table: str):
+    return lambda database: database.execute_sql(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY)")
+
+
+def tables() -> set[str]:
+    return set(db.get_tables())
+
+
+def test_sqlite_is_opened_with_wal_foreign_keys_and_busy_timeout(database):
+    assert database.execute_sql("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert database.execute_sql("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert database.execute_sql("PRAGMA busy_timeout").fetchone()[0] == 5000
+
+
+def test_fresh_database_gets_every_migration_in_order(database):
+    plan = [("core", [Migration("0001_a", create("a")), Migration("0002_b", create("b"))]),
+            ("plugin", [Migration("0001_c", create("c"))])]
+    applied = apply_migrations(plan)
+    assert [(step.owner, step.name) for step in applied] == [("core", "0001_a"), ("core", "0002_b"),
+                                                             ("plugin", "0001_c")]
+    assert {"a", "b", "c"} <= tables()
+
+
+def test_migrations_are_idempotent(database):
+    plan = [("core", [Migration("0001_a", create("a"))])]
+    apply_migrations(plan)
+    assert apply_migrations(plan) == []
+    assert [row.applied_at is not None for row in migration_status(plan)] == [True]
+
+
+def test_failing_migration_rolls_back_and_keeps_earlier_ones(database):
+    def half_then_fail(database: peewee.Database) -> None:
+        database.execute_sql("CREATE TABLE half (id INTEGER)")
+        raise RuntimeError("bad step")
+
+    plan = [("core", [Migration("0001_a", create("a")), Migration("0002_bad", half_then_fail)])]
+    with pytest.raises(MigrationError, match="migration core/0002_bad failed and was rolled back: bad step"):
+        apply_migrations(plan)
+    assert "a" in tables() and "half" not in tables()
+    assert [row.applied_at is None for row in migration_status(plan)] == [False, True]
+
+
+def test_pending_migration_shows_in_status(database):
+    apply_migrations([("core", [Migration("0001_a", create("a"))])])
+    plan = [("core", [Migration("0001_a", create("a")), Migration("0002_b", create("b"))])]
+    assert [(row.name, row.applied_at is None) for row in migration_status(plan)] == [("0001_a", False),
+                                                                                       ("0002_b", True)]
+
+
+def test_password_is_masked_in_database_urls():
+    assert mask_url("postgresql://ops:s3cret@db:5432/claudeops") == "postgresql://ops:***@db:5432/claudeops"
+    assert mask_url("sqlite:////var/lib/claudeops.db") == "sqlite:////var/lib/claudeops.db"
+
+
+def test_online_backup_copies_the_live_database(database, tmp_path):
+    from claudeops.store import backup_sqlite
+
+    apply_migrations([("core", [Migration("0001_a", create("a"))])])
+    database.execute_sql("INSERT INTO a (id) VALUES (42)")
+    backup_sqlite(tmp_path / "backup" / "copy.db")
+    copy = sqlite3.connect(tmp_path / "backup" / "copy.db")
+    assert copy.execute("SELECT id FROM a").fetchall() == [(42,)]
+    copy.close()
