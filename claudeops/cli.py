@@ -194,6 +194,24 @@ def config_show(app: App, as_json: bool) -> None:
         click.echo(f"{key} = {json.dumps(value)}    # {source}")
 
 
+@config_group.command("init")
+@click.argument("target", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Overwrite TARGET if it exists.")
+@pass_app
+def config_init(app: App, target: Path | None, force: bool) -> None:
+    """Write a commented config file with every setting at its default (stdout without TARGET)."""
+    from claudeops.config_template import render_config_template
+
+    text = render_config_template(app.config)
+    if target is None:
+        click.echo(text, nl=False)
+        return
+    if target.exists() and not force:
+        raise click.ClickException(f"{target} exists; pass --force to overwrite it")
+    target.write_text(text)
+    click.echo(f"wrote {target}")
+
+
 def _masked(value: Any, secret: bool) -> Any:
     if not secret or not value:
         return value

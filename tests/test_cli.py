@@ -1,0 +1,134 @@
+"""The command line: plugins listing, config show/init, db commands, doctor, bad config."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from claudeops.app import App
+from claudeops.cli import EXIT_USAGE, build_cli
+
+CORE_ONLY = ("claudeops.environment", "claudeops.escalation")
+
+
+def invoke(*args: str, app: App | None = None, error: str | None = None, env: dict[str, str] | None = None):
+    app = app if app is not None or error else App.load(None, env or {}, entry_points=False, builtins=CORE_ONLY)
+    return CliRunner().invoke(build_cli(app, error), list(args), env=env, catch_exceptions=False)
+
+
+def test_help_explains_the_tool_and_lists_commands():
+    result = invoke("--help")
+    assert result.exit_code == 0
+    assert "operational memory" in result.output
+    for command in ("run", "plugins", "db", "config", "doctor"):
+        assert f"  {command}" in result.output
+
+
+@pytest.mark.parametrize("command", [["run"], ["plugins"], ["db", "migrate"], ["db", "status"], ["db", "backup"],
+                                     ["config", "show"], ["config", "init"], ["doctor"]])
+def test_every_core_command_has_help(command):
+    result = invoke(*command, "--help")
+    assert result.exit_code == 0
+    assert len(result.output.splitlines()) >= 3
+
+
+def test_plugins_lists_built_ins_with_their_hooks():
+    result = invoke("plugins")
+    assert "claudeops.escalation 0.1.0  [built-in]" in result.output
+    assert "hooks: before_session, register_marker_types" in result.output
+
+
+def test_plugins_json_lists_name_source_version_and_hooks():
+    listing = json.loads(invoke("plugins", "--json").output)
+    entry = {plugin["name"]: plugin for plugin in listing}["claudeops.environment"]
+    assert entry["source"] == "built-in"
+    assert "before_session" in entry["hooks"]
+
+
+def test_config_show_gives_value_and_source_with_secrets_masked(tmp_path):
+    env = {"CLAUDEOPS_DATABASE_URL": "postgresql://ops:hunter2@db/claudeops", "CLAUDEOPS_TIER2_MODEL": "opus"}
+    app = App.load(None, env, entry_points=False, builtins=CORE_ONLY)
+    output = invoke("config", "show", app=app).output
+    assert 'database_url = "postgresql://ops:***@db/claudeops"    # env CLAUDEOPS_DATABASE_URL' in output
+    assert 'tier2.model = "opus"    # env CLAUDEOPS_TIER2_MODEL' in output
+    assert 'tier1.model = "haiku"    # default' in output
+    assert "hunter2" not in output
+
+
+def test_config_init_writes_a_file_that_loads_back_to_the_defaults(tmp_path):
+    target = tmp_path / "config.toml"
+    assert invoke("config", "init", str(target)).exit_code == 0
+    loaded = App.load(str(target), {}, entry_points=False, builtins=CORE_ONLY)
+    assert loaded.config.sections == App.load(None, {}, entry_points=False, builtins=CORE_ONLY).config.sections
+    assert "# Highest tier an escalation may reach" in target.read_text()
+
+
+def test_db_migrate_then_status(tmp_path):
+    env = {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}
+    app = App.load(None, env, entry_points=False, builtins=CORE_ONLY)
+    assert "applied core/0001_create_sessions" in invoke("db", "migrate", app=app).output
+    assert "0 migration(s) applied" in invoke("db", "migrate", app=app).output
+    assert "all migrations applied" in invoke("db", "status", app=app).output
+
+
+def test_db_backup_writes_a_copy(tmp_path):
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False, builtins=CORE_ONLY)
+    result = invoke("db", "backup", str(tmp_path / "copy.db"), app=app)
+    assert result.exit_code == 0 and (tmp_path / "copy.db").stat().st_size > 0
+
+
+def test_doctor_reports_each_check_and_fails_without_credentials(tmp_path):
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False, builtins=CORE_ONLY)
+    app.open_store()
+    result = invoke("doctor", app=app)
+    lines = result.output.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["ok   config", "ok   state dir", "ok   database",
+                                                      "ok   plugins", "ok   claude cli", "FAIL credentials"]
+    assert result.exit_code == 1
+
+
+def test_doctor_passes_with_everything_in_place(tmp_path, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False, builtins=CORE_ONLY)
+    app.open_store()
+    result = invoke("doctor", app=app)
+    assert result.exit_code == 0, result.output
+
+
+def test_doctor_reports_unmigrated_database(tmp_path, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False, builtins=CORE_ONLY)
+    result = invoke("doctor", app=app)
+    assert "FAIL database" in result.output and "pending migration(s); run `claudeops db migrate`" in result.output
+    assert result.exit_code == 1
+
+
+def test_doctor_reports_unwritable_state_dir(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(blocker / "state")}, entry_points=False, builtins=CORE_ONLY)
+    result = invoke("doctor", app=app)
+    assert "FAIL state dir" in result.output and result.exit_code == 1
+
+
+def test_doctor_reports_a_broken_config_instead_of_crashing():
+    result = invoke("doctor", error="config.toml: unknown key 'tier1.modle'")
+    assert result.output.splitlines()[0] == "FAIL config: config.toml: unknown key 'tier1.modle'"
+    assert result.exit_code == 1
+
+
+def run_claudeops(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "claudeops", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_broken_config_is_a_one_line_error_with_usage_exit_code(tmp_path):
+    (tmp_path / "config.toml").write_text("[tier1]\nmax_turns = 'lots'\n")
+    result = run_claudeops("plugins", cwd=tmp_path)
+    assert result.returncode == EXIT_USAGE
+    assert result.stderr == "claudeops: error: config.toml: 'tier1.max_turns' must be an integer, not 'lots'\n"
