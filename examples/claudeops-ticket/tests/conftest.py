@@ -1,6 +1,5 @@
-import pytest
-
 import claudeops_ticket
+import pytest
 
 
 @pytest.fixture
