@@ -125,3 +125,15 @@ def test_every_hook_is_documented():
         assert spec is not None and len((spec.function.__doc__ or "").strip()) > 40, name
     assert app.hook.judge_memory_relation.spec.opts["firstresult"] is True
     assert app.hook.check_tool_use.spec.opts["firstresult"] is True
+
+
+def test_every_hook_is_in_the_plugin_authors_guide_with_its_arguments():
+    import inspect
+
+    from claudeops import hookspecs
+
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "plugins.md").read_text()
+    for name, function in inspect.getmembers(hookspecs, inspect.isfunction):
+        if hasattr(function, "claudeops_spec"):
+            signature = f"`{name}({', '.join(inspect.signature(function).parameters)})`"
+            assert signature in guide, signature
