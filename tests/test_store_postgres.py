@@ -1,0 +1,37 @@
+"""The store against a real PostgreSQL server: every migration of every built-in plugin applies,
+re-applies as a no-op, and the core sessions table works."""
+
+from __future__ import annotations
+
+import pytest
+from postgres_server import postgres_url  # noqa: F401  (fixture)
+
+from claudeops.app import App
+from claudeops.clock import now_timestamp
+from claudeops.sessions import SessionRow, interrupt_abandoned_sessions, start_session_row
+from claudeops.store import apply_migrations, close_store, db
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def pg_app(postgres_url):  # noqa: F811
+    app = App.load(None, {"CLAUDEOPS_DATABASE_URL": postgres_url}, entry_points=False)
+    app.open_store(migrate=False)
+    db.execute_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+    app.open_store()
+    yield app
+    close_store()
+
+
+def test_all_migrations_apply_on_postgresql_and_are_idempotent(pg_app):
+    assert all(row.applied_at for row in pg_app.migration_status())
+    assert apply_migrations(pg_app.migrations) == []
+    assert {"sessions", "memories", "events", "cooldown_actions"} <= set(db.get_tables())
+
+
+def test_session_rows_on_postgresql(pg_app):
+    row = start_session_row(1, "haiku", "scheduled", None, now_timestamp())
+    child = start_session_row(2, "sonnet", "escalation", row.id, now_timestamp())
+    assert SessionRow.get_by_id(child.id).parent_session_id.id == row.id
+    assert interrupt_abandoned_sessions() == 2
