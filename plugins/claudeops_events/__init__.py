@@ -1,0 +1,38 @@
+"""Built-in plugin: events, the feed of what an operator should see.
+
+Stores the agent's ``[EVENT:<level>:<service>] message`` markers and every other notable
+happening (escalations, failed sessions, blocked remediations, contradicted memories) that any
+plugin or the runner reports through the ``record_event`` hook, all in one ``events`` table.
+The dashboard reads it through :mod:`claudeops_events.repository`.
+"""
+
+from __future__ import annotations
+
+from claudeops.hookspecs import hookimpl
+from claudeops.notable import NotableEvent
+from claudeops_events.cli import events_group
+from claudeops_events.marker import event_marker_type
+from claudeops_events.models import MIGRATIONS
+from claudeops_events.repository import store_event
+
+OWNER = "claudeops_events"
+
+
+@hookimpl
+def register_migrations(register):
+    register(OWNER, MIGRATIONS)
+
+
+@hookimpl
+def register_marker_types(register):
+    register(event_marker_type())
+
+
+@hookimpl
+def record_event(event: NotableEvent) -> None:
+    store_event(event)
+
+
+@hookimpl
+def register_commands(cli):
+    cli.add_command(events_group)

@@ -1,0 +1,60 @@
+"""``claudeops events list``: the event feed on the command line."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from claudeops.app import App
+from claudeops.cli import open_store_or_fail, pass_app
+from claudeops_events.levels import parse_level
+from claudeops_events.repository import EventRecord, list_events
+from claudeops_events.since import parse_since
+
+
+@click.group("events")
+def events_group() -> None:
+    """What the agent and the runner reported: findings, escalations, blocked actions."""
+
+
+@events_group.command("list")
+@click.option("--level", metavar="LEVEL", help="Only this level: info, warning or critical (synonyms accepted).")
+@click.option("--service", metavar="NAME", help="Only events about this service.")
+@click.option("--since", metavar="AGE|TIME", help="Only events this recent: 30m, 24h, 7d, or an ISO time.")
+@click.option("--limit", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Show at most this many events.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of lines.")
+@pass_app
+def events_list(app: App, level: str | None, service: str | None, since: str | None, limit: int,
+                as_json: bool) -> None:
+    """List events, newest first."""
+    _check(level, since)
+    open_store_or_fail(app)
+    events = list_events(level=level, service=service, since=since, limit=limit)
+    if as_json:
+        click.echo(json.dumps([event.as_dict() for event in events], indent=2))
+        return
+    if not events:
+        click.echo("No events match.")
+        return
+    for event in events:
+        click.echo(format_event(event))
+
+
+def _check(level: str | None, since: str | None) -> None:
+    """Reject a bad filter before touching the database, as a one-line usage error."""
+    for option, value, parse in (("--level", level, parse_level), ("--since", since, parse_since)):
+        if value is None:
+            continue
+        try:
+            parse(value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint=option) from None
+
+
+def format_event(event: EventRecord) -> str:
+    """One line: time, level, service, session, message."""
+    service = event.service or "-"
+    session = f"#{event.session_id}" if event.session_id is not None else "operator"
+    return f"{event.created_at}  {event.level:<8}  {service:<16}  {session:<8}  {event.message}"

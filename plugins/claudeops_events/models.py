@@ -1,0 +1,57 @@
+"""The ``events`` table: one row per notable happening, written as it happens."""
+
+from __future__ import annotations
+
+import peewee
+
+from claudeops.sessions import SessionRow
+from claudeops.store import BaseModel, Migration
+
+TABLE = "events"
+INDEXES = (
+    (("created_at", "id"), False),       # the feed: newest first, ties broken by id
+    (("level", "created_at"), False),    # the level filter and the per-level counts
+    (("service", "created_at"), False),  # the service filter
+)
+
+
+class EventRow(BaseModel):
+    """One event. ``session`` is empty for things an operator did outside a session."""
+
+    id = peewee.AutoField()
+    session = peewee.ForeignKeyField(SessionRow, null=True, column_name="session_id", backref="+",
+                                     on_delete="SET NULL")
+    level = peewee.TextField()
+    service = peewee.TextField(null=True)
+    message = peewee.TextField()
+    created_at = peewee.TextField()
+
+    class Meta:
+        table_name = TABLE
+        indexes = INDEXES
+
+
+def _create_events(database: peewee.Database) -> None:
+    """Create the table from a frozen copy of its first schema, so later model changes need
+    their own migration instead of silently changing what this one creates."""
+
+    class Event(peewee.Model):
+        id = peewee.AutoField()
+        session = peewee.ForeignKeyField(SessionRow, null=True, column_name="session_id", backref="+",
+                                         on_delete="SET NULL")
+        level = peewee.TextField()
+        service = peewee.TextField(null=True)
+        message = peewee.TextField()
+        created_at = peewee.TextField()
+
+        class Meta:
+            table_name = TABLE
+            indexes = INDEXES
+            legacy_table_names = False  # index names start with the table name, as the core's do
+
+    # bind_refs=False: binding the referenced SessionRow too would unbind it on exit.
+    with database.bind_ctx([Event], bind_refs=False, bind_backrefs=False):
+        database.create_tables([Event])
+
+
+MIGRATIONS = (Migration("0001_create_events", _create_events),)

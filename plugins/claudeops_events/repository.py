@@ -1,0 +1,100 @@
+"""Reading and writing events: the only code that touches the ``events`` table.
+
+The dashboard and the command line read through these functions, so filters, ordering (newest
+first, ties broken by id) and the accepted ``since`` spellings are the same everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import peewee
+
+from claudeops.notable import LEVELS, NotableEvent
+from claudeops.store import db
+from claudeops_events.levels import normalise_level, parse_level
+from claudeops_events.models import EventRow
+from claudeops_events.since import parse_since
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    """One stored event, detached from the database."""
+
+    id: int
+    session_id: int | None
+    level: str
+    service: str | None
+    message: str
+    created_at: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def store_event(event: NotableEvent) -> EventRecord:
+    """Write ``event`` in its own transaction; level normalised, service lower-cased.
+
+    Services are compared case-insensitively everywhere (``Jellyfin`` is ``jellyfin``), so
+    they are stored in one case and the dashboard's service filter finds them all.
+    """
+    service = (event.service or "").strip().lower() or None
+    with db.atomic():
+        row = EventRow.create(session=event.session_id, level=normalise_level(event.level), service=service,
+                              message=event.message.strip(), created_at=event.created_at)
+    return _record(row)
+
+
+def list_events(*, level: str | None = None, service: str | None = None, since: str | None = None,
+                session_id: int | None = None, limit: int | None = None, offset: int = 0) -> list[EventRecord]:
+    """Events matching every given filter, newest first.
+
+    ``level`` accepts the synonyms markers accept (``error`` is ``critical``); ``since`` is an age
+    (``24h``, ``7d``, ``30m``) or an ISO time and is inclusive. A bad level or time raises
+    ``ValueError`` with a one-line message. ``limit=None`` returns everything from ``offset`` on.
+    """
+    query = _filtered(EventRow.select(), level=level, service=service, since=since, session_id=session_id)
+    query = query.order_by(EventRow.created_at.desc(), EventRow.id.desc()).offset(offset or None)
+    if limit is not None:
+        query = query.limit(limit)
+    return [_record(row) for row in query]
+
+
+def count_events(*, level: str | None = None, service: str | None = None, since: str | None = None,
+                 session_id: int | None = None) -> int:
+    """How many events ``list_events`` would return with the same filters (for paging)."""
+    return _filtered(EventRow.select(), level=level, service=service, since=since, session_id=session_id).count()
+
+
+def count_events_by_level(since: str | None = None) -> dict[str, int]:
+    """Events per level since ``since`` (all time when ``None``); every level is present."""
+    counts = dict.fromkeys(LEVELS, 0)
+    query = _filtered(EventRow.select(EventRow.level, peewee.fn.COUNT(EventRow.id).alias("n")), since=since)
+    for row in query.group_by(EventRow.level):
+        counts[row.level] = counts.get(row.level, 0) + row.n
+    return counts
+
+
+def list_event_services() -> list[str]:
+    """Every service some event names, sorted, for the dashboard's service filter."""
+    query = (EventRow.select(EventRow.service).where(EventRow.service.is_null(False))
+             .distinct().order_by(EventRow.service))
+    return [row.service for row in query]
+
+
+def _filtered(query: peewee.ModelSelect, *, level: str | None = None, service: str | None = None,
+              since: str | None = None, session_id: int | None = None) -> peewee.ModelSelect:
+    if level is not None:
+        query = query.where(EventRow.level == parse_level(level))
+    if service is not None:
+        query = query.where(EventRow.service == service.strip().lower())
+    if since is not None:
+        query = query.where(EventRow.created_at >= parse_since(since))
+    if session_id is not None:
+        query = query.where(EventRow.session == session_id)
+    return query
+
+
+def _record(row: EventRow) -> EventRecord:
+    return EventRecord(row.id, row.session_id, row.level, row.service, row.message, row.created_at)

@@ -1,0 +1,66 @@
+"""Shared set-up for the events and cooldowns plugin tests: an app with only the plugins they
+need, sessions with a controllable clock, markers fed the way the runner feeds them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import click
+from click.testing import CliRunner, Result
+
+from claudeops.app import App
+from claudeops.cli import AppState
+from claudeops.clock import to_timestamp
+from claudeops.session import Session
+from claudeops.sessions import start_session_row
+
+BUILTINS = ("claudeops.environment", "claudeops.escalation", "claudeops_events", "claudeops_cooldowns")
+START = datetime(2025, 6, 1, 12, 0, 0, tzinfo=UTC)
+
+
+class FakeClock:
+    """A clock that stands still until a test moves it."""
+
+    def __init__(self, now: datetime = START) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+def load_app(state_dir: Path, environ: Mapping[str, str] | None = None) -> App:
+    """A migrated app in ``state_dir`` with the core, events and cooldowns plugins only."""
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(state_dir), **(environ or {})}, entry_points=False,
+                   builtins=BUILTINS)
+    app.open_store()
+    return app
+
+
+def new_session(app: App, tier: int = 2, clock: FakeClock | None = None) -> Session:
+    """A session with a real ``sessions`` row, on ``clock`` (a fresh fake clock by default)."""
+    clock = clock or FakeClock()
+    row = start_session_row(tier, "sonnet", "test", None, to_timestamp(clock()))
+    return Session(id=row.id, tier=tier, model="sonnet", trigger="test", config=app.config, hook=app.hook,
+                   clock=clock)
+
+
+def feed(app: App, session: Session, text: str) -> None:
+    """Dispatch the markers of one assistant text block exactly as the runner does."""
+    for candidate in app.markers.candidates(text):
+        marker = candidate.parse()
+        if marker is not None:
+            candidate.marker_type.handler(session, marker)
+        elif candidate.marker_type.on_malformed is not None:
+            candidate.marker_type.on_malformed(session, candidate.text)
+
+
+def invoke(app: App, *args: str) -> Result:
+    """Run a plugin command as ``claudeops`` would, with the commands plugins registered."""
+    group = click.Group("claudeops")
+    app.hook.register_commands(cli=group)
+    return CliRunner().invoke(group, list(args), obj=AppState(app, None))
