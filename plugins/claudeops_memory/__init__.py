@@ -1,0 +1,74 @@
+"""Built-in plugin: the agent's persistent operational memory (SPEC-0015).
+
+The agent records ``[MEMORY:category(:service)] observation`` markers in any tier; they are
+stored (reinforcing, contradicting or adding to what is known), decay when not confirmed, and
+the most trusted ones are appended to every session's system prompt. Operators manage them
+with ``claudeops memories`` and the dashboard. Each concept lives in its own module; this one
+only wires them to the hooks, exactly as a third-party plugin would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import click
+
+from claudeops.config import Config
+from claudeops.hookspecs import hookimpl
+from claudeops.session import Session
+from claudeops_memory.context import build_memory_context
+from claudeops_memory.decay import decay_stale_memories
+from claudeops_memory.markers import MEMORY_MARKER
+from claudeops_memory.migrations import MIGRATIONS, OWNER
+from claudeops_memory.settings import SECTION, MemorySettings, validate
+
+MEMORY_ORDER = 40
+"""Position of the memory section in the system prompt (after environment, handoff, cooldowns)."""
+
+
+@hookimpl
+def register_settings(register: Callable[[str, type], None]) -> None:
+    register(SECTION, MemorySettings)
+
+
+@hookimpl
+def configure(config: Config) -> None:
+    validate(config.section(SECTION))
+
+
+@hookimpl
+def register_migrations(register: Callable[..., None]) -> None:
+    register(OWNER, MIGRATIONS)
+
+
+@hookimpl
+def register_marker_types(register: Callable[..., None]) -> None:
+    register(MEMORY_MARKER)
+
+
+@hookimpl
+def before_session(session: Session) -> None:
+    """Decay stale memories first, so the injected block reflects it, then inject the block."""
+    settings: MemorySettings = session.config.section(SECTION)
+    result = decay_stale_memories(session.now(), grace_days=settings.grace_days,
+                                  decay_per_week=settings.decay_per_week, min_confidence=settings.min_confidence)
+    if result.deactivated:
+        session.record_event("info", f"staleness decay deactivated {result.deactivated} memories "
+                                     f"(not reinforced for over {settings.grace_days} days)")
+    session.add_prompt_section("memory", build_memory_context(settings.budget_tokens, settings.min_confidence),
+                               MEMORY_ORDER)
+
+
+@hookimpl(trylast=True)
+def judge_memory_relation(existing: str, new: str) -> str:
+    """The offline default judge; any other plugin's answer comes first."""
+    from claudeops_memory.judge import judge_relation  # rapidfuzz is only imported when a marker arrives
+
+    return judge_relation(existing, new)
+
+
+@hookimpl
+def register_commands(cli: click.Group) -> None:
+    from claudeops_memory.cli import memories_group
+
+    cli.add_command(memories_group)

@@ -1,0 +1,204 @@
+"""``claudeops memories``: what the agent knows, from the command line.
+
+The commands are a stable interface (scripts use ``list --json``), so their names, options and
+output columns only ever grow. Bad input (an unknown category, a confidence outside [0, 1], an
+unknown id) is a one-line error with a non-zero exit, checked before anything is written.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from claudeops.app import App
+from claudeops.cli import open_store_or_fail, pass_app
+from claudeops.clock import now_timestamp
+from claudeops_memory import repository
+from claudeops_memory.context import plan_memory_context
+from claudeops_memory.decay import decay_stale_memories
+from claudeops_memory.models import CATEGORIES
+from claudeops_memory.repository import MemoryRecord
+from claudeops_memory.settings import SECTION, MemorySettings
+
+CATEGORY_HELP = "one of: " + ", ".join(CATEGORIES)
+
+
+def _settings(app: App) -> MemorySettings:
+    return app.config.section(SECTION)
+
+
+def _check_category(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return repository.validate_category(value)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _check_confidence(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
+    """On the command line a confidence outside [0, 1] is a mistake to report, not to clamp."""
+    if value is None:
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        raise click.ClickException(f"confidence must be a number between 0 and 1, not {value!r}") from None
+    if not 0.0 <= number <= 1.0:
+        raise click.ClickException(f"confidence must be between 0 and 1, not {value}")
+    return number
+
+
+def _check_service(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        repository.normalise_service(value)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    return value
+
+
+def _one_line(function: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call a repository function; its ``ValueError``/``KeyError`` becomes a one-line CLI error."""
+    try:
+        return function(*args, **kwargs)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    except KeyError as exc:
+        raise click.ClickException(str(exc.args[0])) from None
+
+
+def _table(memories: list[MemoryRecord]) -> list[str]:
+    """Aligned text rows: id, confidence, state, service, category, last update, observation."""
+    rows = [("ID", "CONF", "STATE", "SERVICE", "CATEGORY", "UPDATED", "OBSERVATION")]
+    rows += [(f"{memory.id}", f"{memory.confidence:.2f}", "active" if memory.active else "inactive",
+              memory.service_label, memory.category, memory.updated_at, memory.observation)
+             for memory in memories]
+    widths = [max(len(row[column]) for row in rows) for column in range(6)]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row[:6], widths, strict=True)) + "  " + row[6]
+            for row in rows]
+
+
+@click.group("memories")
+def memories_group() -> None:
+    """The agent's operational memory: list, add, edit, remove, preview and decay memories.
+
+    \b
+    Memories come from [MEMORY:category(:service)] markers the agent writes in any tier, or
+    from an operator (add). Active memories with confidence >= memory.min_confidence are
+    injected into every session's system prompt, most trusted first, within
+    memory.budget_tokens (env CLAUDEOPS_MEMORY_BUDGET).
+    """
+
+
+@memories_group.command("list")
+@click.option("--service", metavar="S", callback=_check_service,
+              help='Only memories about service S; "general" selects memories about no service.')
+@click.option("--category", metavar="C", callback=_check_category,
+              help=f"Only memories of category C ({CATEGORY_HELP}).")
+@click.option("--inactive", "state", flag_value="inactive", help="Only inactive memories.")
+@click.option("--all", "state", flag_value="all", help="Active and inactive memories.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON array of objects with exactly the memories table's columns.")
+@pass_app
+def list_command(app: App, service: str | None, category: str | None, state: str | None, as_json: bool) -> None:
+    """List memories, most trusted first (active ones only unless --inactive or --all)."""
+    open_store_or_fail(app)
+    memories = repository.list_memories(service=service, category=category, include_inactive=state == "all",
+                                        only_inactive=state == "inactive")
+    if as_json:
+        click.echo(json.dumps([memory.as_row() for memory in memories], indent=2))
+    elif memories:
+        click.echo("\n".join(_table(memories)))
+    else:
+        click.echo("no memories match", err=True)
+
+
+@memories_group.command("add")
+@click.option("--category", required=True, metavar="C", callback=_check_category, help=f"Category ({CATEGORY_HELP}).")
+@click.option("--service", metavar="S", callback=_check_service,
+              help="The service it is about (leave out, or give \"general\", for the whole environment).")
+@click.option("--confidence", metavar="X", callback=_check_confidence,
+              help="Confidence between 0 and 1 (default: memory.default_confidence, 0.7).")
+@click.argument("text", nargs=-1, required=True)
+@pass_app
+def add_command(app: App, category: str, service: str | None, confidence: float | None, text: tuple[str, ...]) -> None:
+    """Add a memory as the operator (its session is empty). TEXT is the observation."""
+    settings = _settings(app)
+    observation = " ".join(text)
+    open_store_or_fail(app)
+    memory = _one_line(repository.create_memory, category=category, observation=observation, service=service,
+                       confidence=settings.default_confidence if confidence is None else confidence,
+                       min_confidence=settings.min_confidence, max_chars=settings.max_observation_chars)
+    click.echo(f"added memory #{memory.id} [{memory.category}:{memory.service_label}] "
+               f"(confidence {memory.confidence}, {'active' if memory.active else 'inactive'})")
+
+
+@memories_group.command("edit")
+@click.argument("memory_id", metavar="ID", type=int)
+@click.option("--observation", metavar="T", help="New observation text.")
+@click.option("--confidence", metavar="X", callback=_check_confidence, help="New confidence between 0 and 1.")
+@click.option("--active/--inactive", default=None,
+              help="Activate or deactivate; by default a new confidence decides (>= memory.min_confidence "
+                   "reactivates).")
+@pass_app
+def edit_command(app: App, memory_id: int, observation: str | None, confidence: float | None,
+                 active: bool | None) -> None:
+    """Change a memory's observation, confidence or state; refreshes its last update."""
+    if observation is None and confidence is None and active is None:
+        raise click.ClickException("nothing to change: give --observation, --confidence, --active or --inactive")
+    settings = _settings(app)
+    open_store_or_fail(app)
+    memory = _one_line(repository.update_memory, memory_id, observation=observation, confidence=confidence,
+                       active=active, min_confidence=settings.min_confidence,
+                       max_chars=settings.max_observation_chars)
+    click.echo(f"updated memory #{memory.id} (confidence {memory.confidence}, "
+               f"{'active' if memory.active else 'inactive'})")
+
+
+@memories_group.command("rm")
+@click.argument("memory_ids", metavar="ID...", type=int, nargs=-1, required=True)
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@pass_app
+def rm_command(app: App, memory_ids: tuple[int, ...], yes: bool) -> None:
+    """Delete memories permanently (asks first unless --yes)."""
+    open_store_or_fail(app)
+    wanted = sorted(set(memory_ids))
+    unknown = sorted(set(wanted) - repository.existing_ids(wanted))
+    if unknown:
+        raise click.ClickException(f"no memory with id {', '.join(map(str, unknown))}; nothing deleted")
+    listed = ", ".join(f"#{memory_id}" for memory_id in wanted)
+    if not yes:
+        click.confirm(f"Delete {len(wanted)} {'memory' if len(wanted) == 1 else 'memories'} ({listed})?",
+                      abort=True)
+    deleted = repository.delete_memories(wanted)
+    click.echo(f"deleted {deleted} {'memory' if deleted == 1 else 'memories'} ({listed})")
+
+
+@memories_group.command("context")
+@pass_app
+def context_command(app: App) -> None:
+    """Print exactly the memory block a session starting now would get (does not run decay)."""
+    settings = _settings(app)
+    open_store_or_fail(app)
+    plan = plan_memory_context(settings.budget_tokens, settings.min_confidence)
+    if plan.text:
+        click.echo(plan.text)
+    else:
+        click.echo(f"no memory would be injected ({plan.total} qualify: active with confidence >= "
+                   f"{settings.min_confidence}, budget {settings.budget_tokens} tokens)", err=True)
+
+
+@memories_group.command("decay")
+@pass_app
+def decay_command(app: App) -> None:
+    """Apply staleness decay now (what every session start does); safe to repeat."""
+    settings = _settings(app)
+    open_store_or_fail(app)
+    result = decay_stale_memories(now_timestamp(), grace_days=settings.grace_days,
+                                  decay_per_week=settings.decay_per_week, min_confidence=settings.min_confidence)
+    click.echo(f"decayed {result.decayed} {'memory' if result.decayed == 1 else 'memories'} "
+               f"({result.deactivated} deactivated)")

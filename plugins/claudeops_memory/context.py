@@ -1,0 +1,142 @@
+"""``build_memory_context``: the "Operational Memory" block appended to every session's system prompt.
+
+Format (SPEC-0015 "Memory Context Format")::
+
+    ## Operational Memory (3 memories, ~412 tokens)        or  (K of N memories, ~T tokens)
+
+    ### jellyfin
+    - [timing] Takes 60s to start after restart (confidence: 0.9)
+
+    ### general
+    - [remediation] DNS checks sometimes fail transiently … (confidence: 0.6)
+
+Budget: the whole block, headers included, is at most ``budget_tokens`` tokens, estimated as
+characters / 4 rounded up. Memories are taken in global confidence order (then newest first)
+until the next one does not fit, so a trusted general memory is never dropped for a less
+trusted service memory, and what is injected is always a prefix of that order. Groups appear
+in the order of their best memory, ``### general`` last. N counts every memory that qualifies
+(active, confidence at or above the threshold), T the tokens of the block as printed.
+
+The query streams rows in index order (``idx_memories_active_confidence``) and stops as soon
+as the budget is spent, so the cost does not grow with the table (``performance-facts`` §2).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from claudeops.store import db
+from claudeops_memory.confidence import MIN_CONFIDENCE, clamp_confidence, format_confidence
+from claudeops_memory.models import ACTIVE, Memory
+
+GENERAL_HEADING = "general"
+CHARS_PER_TOKEN = 4
+SHORTEST_BULLET = "- [timing] x (confidence: 0.3)"
+"""No bullet is shorter, which bounds how many rows a budget can ever need."""
+
+
+@dataclass(frozen=True)
+class MemoryContext:
+    """The rendered block and the facts the dashboard and the CLI explain it with."""
+
+    text: str
+    injected_ids: frozenset[int]
+    total: int
+    tokens: int
+
+
+def estimate_tokens(text: str) -> int:
+    """SPEC-0015's estimate, characters / 4, rounded up so the budget is never exceeded."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def bullet(category: str, observation: str, confidence: float) -> str:
+    return f"- [{category}] {observation} (confidence: {format_confidence(confidence)})"
+
+
+def header(included: int, total: int, tokens: int) -> str:
+    counted = f"{total:,} memories" if included == total else f"{included:,} of {total:,} memories"
+    return f"## Operational Memory ({counted}, ~{tokens:,} tokens)"
+
+
+def _qualifying(min_confidence: float) -> tuple:
+    return (ACTIVE, Memory.confidence >= clamp_confidence(min_confidence))
+
+
+def _count_qualifying(min_confidence: float) -> int:
+    return Memory.select().where(*_qualifying(min_confidence)).count()
+
+
+def _stream(min_confidence: float, max_rows: int) -> Iterator[tuple[int, str | None, str, str, float]]:
+    """Qualifying rows, most trusted first, read lazily; the cursor is closed when iteration stops."""
+    query = (Memory.select(Memory.id, Memory.service, Memory.category, Memory.observation, Memory.confidence)
+             .where(*_qualifying(min_confidence))
+             .order_by(Memory.confidence.desc(), Memory.id.desc())
+             .limit(max_rows))
+    cursor = db.execute(query)
+    try:
+        yield from cursor
+    finally:
+        cursor.close()
+
+
+class _Block:
+    """Accumulates groups and bullets while tracking the exact length of the rendered body."""
+
+    def __init__(self) -> None:
+        self.groups: dict[str | None, list[str]] = {}
+        self.ids: list[int] = []
+        self.body_chars = 0
+
+    def cost(self, service: str | None, line: str) -> int:
+        """Characters ``line`` adds: its newline, plus a blank line and heading for a new group."""
+        heading = 0 if service in self.groups else 2 + len(f"### {service or GENERAL_HEADING}") + 1
+        return heading + len(line) + (1 if service in self.groups else 0)
+
+    def add(self, memory_id: int, service: str | None, line: str) -> None:
+        self.body_chars += self.cost(service, line)
+        self.groups.setdefault(service, []).append(line)
+        self.ids.append(memory_id)
+
+    def render(self, total: int) -> tuple[str, int]:
+        sections = [f"### {service}\n" + "\n".join(lines) for service, lines in self.groups.items() if service]
+        if None in self.groups:
+            sections.append(f"### {GENERAL_HEADING}\n" + "\n".join(self.groups[None]))
+        body = "\n\n".join(sections)
+        tokens = 0
+        while True:  # the header states the block's own size: settle on the fixed point
+            text = header(len(self.ids), total, tokens) + "\n\n" + body
+            if estimate_tokens(text) <= tokens:
+                return text, tokens
+            tokens = estimate_tokens(text)
+
+
+def plan_memory_context(budget_tokens: int, min_confidence: float = MIN_CONFIDENCE) -> MemoryContext:
+    """Choose and render the memories to inject; see the module docstring for the rules."""
+    limit = budget_tokens * CHARS_PER_TOKEN
+    total = _count_qualifying(min_confidence) if limit > 0 else 0
+    if total == 0:
+        return MemoryContext("", frozenset(), 0, 0)
+    # The header's size depends on what follows; reserve its longest form: "K of N" with K < N
+    # when the budget cuts, "N" alone when everything fits, and T at most the budget.
+    full_header = len(header(total, total, budget_tokens))
+    cut_header = full_header + len(f"{total - 1:,} of ")
+    block = _Block()
+    max_rows = limit // (len(SHORTEST_BULLET) + 1) + 1
+    for memory_id, service, category, observation, confidence in _stream(min_confidence, max_rows):
+        line = bullet(category, observation, confidence)
+        room = limit - (full_header if len(block.ids) + 1 == total else cut_header)
+        if block.body_chars + block.cost(service, line) > room:
+            break
+        block.add(memory_id, service, line)
+    if not block.ids:
+        return MemoryContext("", frozenset(), total, 0)
+    text, tokens = block.render(total)
+    return MemoryContext(text, frozenset(block.ids), total, tokens)
+
+
+def build_memory_context(budget_tokens: int = 2000, min_confidence: float = MIN_CONFIDENCE) -> str:
+    """The memory block for the system prompt, or ``""`` when no memory qualifies or fits."""
+    return plan_memory_context(budget_tokens, min_confidence).text

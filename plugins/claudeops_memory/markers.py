@@ -1,0 +1,117 @@
+"""The ``[MEMORY:category(:service)] observation`` marker: its regex, prompt section and handlers.
+
+The core finds marker candidates in assistant text only (never in tool results, user messages
+or system events), one line at a time, and calls :func:`handle_memory_marker` for each match;
+a line that starts like a memory marker but does not match goes to :func:`warn_malformed`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from claudeops.markers import Marker, MarkerType
+from claudeops.session import Session
+from claudeops_memory import repository
+from claudeops_memory.models import CATEGORIES
+from claudeops_memory.settings import SECTION, MemorySettings
+from claudeops_memory.upsert import Observation, UpsertResult, record_observation
+
+log = logging.getLogger(__name__)
+
+MEMORY_PATTERN = re.compile(
+    r"\[MEMORY:(timing|dependency|behavior|remediation|maintenance)(?::([a-zA-Z0-9_-]+))?\]\s*(.+)")
+"""SPEC-0015 "Memory Marker Regex", verbatim: category, optional service, observation."""
+
+_CATEGORY_SLOT = re.compile(r"\[MEMORY(?::([^\]:\s]*))?")
+
+PROMPT_SECTION = """\
+## Memory Recording
+
+You have an operational memory that persists across sessions; what it holds is shown to you
+under "Operational Memory". When you confirm something about this environment that should
+change what a future session does, record it on a line of its own in your reply (not inside a
+tool call or a code block):
+
+    [MEMORY:<category>] <observation>
+    [MEMORY:<category>:<service>] <observation>
+
+<category> is exactly one of:
+
+- timing: startup delays, timeouts, how long operations take
+- dependency: start order between services, prerequisites, what breaks when something else is down
+- behavior: quirks and responses that look wrong but are normal, known issues
+- remediation: what fixed a problem, and what did not
+- maintenance: periodic care a service needs (cleanups, renewals, vacuums)
+
+<service> is the service's name (letters, digits, "-" and "_"); leave it out for knowledge about
+the environment as a whole. The observation is one line: the fact, then what to do about it.
+
+Examples:
+
+    [MEMORY:timing:jellyfin] Takes 60s to start after restart -- wait before checking health
+    [MEMORY:dependency:caddy] Must be started after WireGuard -- fails with "no route to host" otherwise
+    [MEMORY:behavior:adguard] Returns HTTP 302 redirect when healthy, not 200
+    [MEMORY:remediation] DNS checks fail briefly during WireGuard reconnects -- retry once before escalating
+
+When to record: you verified the fact yourself in this session (a check, a log line, the result
+of a fix), and a future session would act differently knowing it. Recording a fact that is
+already in your Operational Memory reinforces it, so do that when you confirm it again;
+recording the opposite of a remembered fact lowers that memory's confidence, so do that when
+you find a memory wrong.
+
+When not to record: routine results ("all services healthy"), one-off incidents that teach
+nothing lasting, guesses you did not verify, what your instructions already say, or the same
+fact twice in one session. A few memories per session at most.
+
+Never record secrets: no passwords, tokens, API keys, private keys, credentials inside URLs or
+personal data, not even partially."""
+
+
+def prepare_observation(text: str, max_chars: int) -> str:
+    """One trimmed line, cut to ``max_chars`` (with a warning) so it cannot break the injected block."""
+    observation = repository.normalise_observation(text)
+    if len(observation) > max_chars:
+        log.warning("memory observation cut from %d to %d characters (memory.max_observation_chars): %.60s…",
+                    len(observation), max_chars, observation)
+        observation = observation[:max_chars - 1].rstrip() + "…"
+    return observation
+
+
+def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | None:
+    """Store one memory marker at once, in its own transaction, and report contradictions."""
+    settings: MemorySettings = session.config.section(SECTION)
+    category, service, text = marker.groups
+    observation = prepare_observation(text or "", settings.max_observation_chars)
+    if not observation:
+        log.warning("ignored a memory marker without an observation: %s", marker.text)
+        return None
+    result = record_observation(
+        session.hook.judge_memory_relation,
+        Observation(category, repository.normalise_service(service), observation, session.id, session.tier,
+                    session.now()),
+        settings)
+    log.info("memory #%d %s: [%s:%s] %s", result.memory.id, result.action, category,
+             result.memory.service_label, observation)
+    for weakened in result.contradicted:
+        state = "" if weakened.active else "; deactivated"
+        session.record_event(
+            "warning", f"memory #{weakened.id} ({weakened.observation!r}) contradicted by memory "
+                       f"#{result.memory.id} ({observation!r}): confidence now {weakened.confidence}{state}",
+            service=weakened.service)
+    return result
+
+
+def warn_malformed(session: Session, candidate: str) -> None:
+    """Say why a line that starts like a memory marker was not stored (e.g. an unknown category)."""
+    found = _CATEGORY_SLOT.match(candidate)
+    category = found.group(1) if found else None
+    if category and category not in CATEGORIES:
+        log.warning("ignored memory marker with unknown memory category %r (expected one of: %s): %s",
+                    category, ", ".join(CATEGORIES), candidate.strip())
+    else:
+        log.warning("ignored malformed memory marker (expected [MEMORY:category] or "
+                    "[MEMORY:category:service] followed by the observation): %s", candidate.strip())
+
+
+MEMORY_MARKER = MarkerType("MEMORY", MEMORY_PATTERN, PROMPT_SECTION, handle_memory_marker, warn_malformed)

@@ -1,0 +1,354 @@
+"""Every read and write of the ``memories`` table, for the marker handler, the CLI and the dashboard.
+
+Functions take plain values and return :class:`MemoryRecord` snapshots, never live models, so
+callers cannot write behind the rules. They open no connection of their own: the runner and
+the CLI already hold one, and a web handler wraps its calls in ``db.connection_context()``.
+Writes run in ``db.atomic()`` (``BEGIN IMMEDIATE`` on SQLite), and confidence changes are
+single UPDATE statements, so a concurrent writer (the dashboard and a cron session) never loses
+an update.
+
+Rules every write follows (SPEC-0015): confidence clamped to [0, 1] and rounded to 2 decimals;
+a memory is active only while its confidence is at least the threshold (0.3 by default);
+``updated_at`` means "last reinforced or edited" and is what staleness decay counts from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import peewee
+
+from claudeops.clock import now_timestamp
+from claudeops.store import db
+from claudeops_memory.confidence import (
+    DEFAULT_CONFIDENCE,
+    MIN_CONFIDENCE,
+    active_sql,
+    clamp_confidence,
+    confidence_sql,
+    is_active_confidence,
+)
+from claudeops_memory.models import ACTIVE, CATEGORIES, INACTIVE, Memory
+
+__all__ = [
+    "CATEGORIES",
+    "GENERAL",
+    "MAX_OBSERVATION_CHARS",
+    "MemoryRecord",
+    "adjust_confidence",
+    "count_memories",
+    "create_memory",
+    "delete_memories",
+    "get_memory",
+    "injection_status",
+    "list_memories",
+    "list_services",
+    "memory_counts",
+    "update_memory",
+]
+
+GENERAL = "general"
+"""How memories without a service (``service IS NULL``) are named in filters, headings and the CLI."""
+
+MAX_OBSERVATION_CHARS = 500
+"""Default longest observation (``memory.max_observation_chars``)."""
+
+SERVICE_PATTERN = re.compile(r"[a-zA-Z0-9_-]+")
+"""Service names an agent marker can carry; operators are held to the same names."""
+
+_DELETE_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class MemoryRecord:
+    """A snapshot of one row of ``memories``."""
+
+    id: int
+    service: str | None
+    category: str
+    observation: str
+    confidence: float
+    active: bool
+    created_at: str
+    updated_at: str
+    session_id: int | None
+    tier: int
+
+    @property
+    def service_label(self) -> str:
+        """The service, or ``general`` for a memory about no particular service."""
+        return self.service or GENERAL
+
+    def as_row(self) -> dict[str, Any]:
+        """Exactly the table's columns (``active`` as a boolean), e.g. for ``--json``."""
+        return asdict(self)
+
+
+def _record(row: Memory) -> MemoryRecord:
+    return MemoryRecord(row.id, row.service, row.category, row.observation, row.confidence, bool(row.active),
+                        row.created_at, row.updated_at, row.session_id, row.tier)
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def normalise_observation(text: str) -> str:
+    """One line with single spaces: newlines or runs of blanks could break the injected block."""
+    return " ".join(text.split())
+
+
+def validate_category(category: str) -> str:
+    if category not in CATEGORIES:
+        raise ValueError(f"unknown memory category {category!r} (expected one of: {', '.join(CATEGORIES)})")
+    return category
+
+
+def normalise_service(service: str | None) -> str | None:
+    """``None``, blank or ``general`` mean a general memory; anything else must be a plain name."""
+    if service is None or not service.strip() or service.strip().lower() == GENERAL:
+        return None
+    service = service.strip()
+    if not SERVICE_PATTERN.fullmatch(service):
+        raise ValueError(f"invalid service name {service!r} (use letters, digits, '_' and '-')")
+    return service
+
+
+def validate_observation(text: str, max_chars: int = MAX_OBSERVATION_CHARS) -> str:
+    observation = normalise_observation(text)
+    if not observation:
+        raise ValueError("the observation must not be empty")
+    if len(observation) > max_chars:
+        raise ValueError(f"the observation has {len(observation)} characters; the limit is {max_chars}")
+    return observation
+
+
+def _same_service(service: str | None) -> peewee.Expression:
+    """SQL for "same service", where NULL (general) matches only NULL."""
+    return Memory.service.is_null() if service is None else Memory.service == service
+
+
+# --------------------------------------------------------------------------- reads
+
+
+def _filtered(service: str | None, category: str | None, include_inactive: bool,
+              only_inactive: bool) -> peewee.ModelSelect:
+    query = Memory.select()
+    if service is not None:
+        query = query.where(_same_service(normalise_service(service)))
+    if category is not None:
+        query = query.where(Memory.category == category)
+    if only_inactive:
+        query = query.where(INACTIVE)
+    elif not include_inactive:
+        query = query.where(ACTIVE)
+    return query
+
+
+def list_memories(*, service: str | None = None, category: str | None = None, include_inactive: bool = True,
+                  only_inactive: bool = False, limit: int | None = None, offset: int = 0) -> list[MemoryRecord]:
+    """Memories matching the filters, most trusted first (confidence, then newest id, descending).
+
+    ``service="general"`` selects memories without a service. Inactive memories are included
+    unless ``include_inactive`` is false; ``only_inactive`` selects nothing else.
+    """
+    query = _filtered(service, category, include_inactive, only_inactive)
+    query = query.order_by(Memory.confidence.desc(), Memory.id.desc())
+    if limit is not None:
+        query = query.limit(limit).offset(offset)
+    elif offset:
+        query = query.offset(offset)
+    return [_record(row) for row in query]
+
+
+def count_memories(*, service: str | None = None, category: str | None = None, include_inactive: bool = True,
+                   only_inactive: bool = False) -> int:
+    """How many memories :func:`list_memories` would return without a limit."""
+    return _filtered(service, category, include_inactive, only_inactive).count()
+
+
+def get_memory(memory_id: int) -> MemoryRecord | None:
+    row = Memory.get_or_none(Memory.id == memory_id)
+    return None if row is None else _record(row)
+
+
+def existing_ids(ids: Iterable[int]) -> set[int]:
+    """Which of ``ids`` name a stored memory."""
+    wanted = sorted(set(ids))
+    found: set[int] = set()
+    for start in range(0, len(wanted), _DELETE_CHUNK):
+        chunk = wanted[start:start + _DELETE_CHUNK]
+        found.update(row.id for row in Memory.select(Memory.id).where(Memory.id.in_(chunk)))
+    return found
+
+
+def list_services() -> list[str]:
+    """Every service some memory is about, sorted (general memories are not a service)."""
+    query = (Memory.select(Memory.service).where(Memory.service.is_null(False))
+             .distinct().order_by(Memory.service))
+    return [service for (service,) in query.tuples()]
+
+
+def memory_counts() -> tuple[int, int]:
+    """(active, inactive) memory counts, for summary cards."""
+    active = Memory.select().where(ACTIVE).count()
+    inactive = Memory.select().where(INACTIVE).count()
+    return active, inactive
+
+
+def active_group(service: str | None, category: str) -> list[MemoryRecord]:
+    """Active memories about the same service and category: the candidates a new one may match."""
+    query = (Memory.select()
+             .where(_same_service(service), Memory.category == category, ACTIVE)
+             .order_by(Memory.confidence.desc(), Memory.id.desc()))
+    return [_record(row) for row in query]
+
+
+def inactive_duplicate(service: str | None, category: str, observation: str) -> MemoryRecord | None:
+    """An inactive memory of the same service and category with the same text, ignoring case."""
+    query = (Memory.select()
+             .where(_same_service(service), Memory.category == category, INACTIVE,
+                    peewee.fn.LOWER(Memory.observation) == peewee.fn.LOWER(observation))
+             .order_by(Memory.id.desc()).limit(1))
+    row = query.first()
+    return None if row is None else _record(row)
+
+
+def injection_status(budget_tokens: int, min_confidence: float = MIN_CONFIDENCE,
+                     ids: Iterable[int] | None = None) -> dict[int, str]:
+    """Why each memory is or is not in the prompt now: ``injected``, ``over budget``,
+    ``below threshold`` or ``inactive``.
+
+    ``ids`` limits the answer to those memories (a dashboard page); by default every memory.
+    """
+    from claudeops_memory.context import plan_memory_context  # context reads through this module
+
+    injected = plan_memory_context(budget_tokens, min_confidence).injected_ids
+    query = Memory.select(Memory.id, Memory.active, Memory.confidence)
+    if ids is not None:
+        query = query.where(Memory.id.in_(sorted(set(ids))))
+    status: dict[int, str] = {}
+    for memory_id, active, confidence in query.tuples():
+        if not active:
+            status[memory_id] = "inactive"
+        elif not is_active_confidence(confidence, min_confidence):
+            status[memory_id] = "below threshold"
+        else:
+            status[memory_id] = "injected" if memory_id in injected else "over budget"
+    return status
+
+
+# --------------------------------------------------------------------------- writes
+
+
+def create_memory(*, category: str, observation: str, service: str | None = None,
+                  confidence: float = DEFAULT_CONFIDENCE, session_id: int | None = None, tier: int = 1,
+                  now: str | None = None, min_confidence: float = MIN_CONFIDENCE,
+                  max_chars: int = MAX_OBSERVATION_CHARS) -> MemoryRecord:
+    """Insert a memory; ``ValueError`` (one line) for a bad category, service or observation.
+
+    The confidence is clamped; the memory starts active unless it is below the threshold.
+    """
+    category = validate_category(category)
+    text = validate_observation(observation, max_chars)
+    service = normalise_service(service)
+    value = clamp_confidence(confidence)
+    stamp = now or now_timestamp()
+    with db.atomic():
+        row = Memory.create(service=service, category=category, observation=text, confidence=value,
+                            active=is_active_confidence(value, min_confidence), created_at=stamp,
+                            updated_at=stamp, session_id=session_id, tier=tier)
+    return _record(row)
+
+
+def update_memory(memory_id: int, *, observation: str | None = None, confidence: float | None = None,
+                  active: bool | None = None, now: str | None = None, min_confidence: float = MIN_CONFIDENCE,
+                  max_chars: int = MAX_OBSERVATION_CHARS) -> MemoryRecord:
+    """Edit a memory as an operator does; ``KeyError`` if it does not exist.
+
+    Refreshes ``updated_at``. A given confidence is clamped, and (unless ``active`` is given)
+    decides the flag: at or above the threshold reactivates, below deactivates. Asking for an
+    active memory below the threshold is a ``ValueError``: it could never be injected.
+    """
+    text = None if observation is None else validate_observation(observation, max_chars)
+    value = None if confidence is None else clamp_confidence(confidence)
+    with db.atomic():
+        row = Memory.get_or_none(Memory.id == memory_id)
+        if row is None:
+            raise KeyError(f"no memory with id {memory_id}")
+        final_confidence = row.confidence if value is None else value
+        if active is None:
+            active = row.active if value is None else is_active_confidence(value, min_confidence)
+        elif active and not is_active_confidence(final_confidence, min_confidence):
+            raise ValueError(f"memory #{memory_id} has confidence {final_confidence}, below the "
+                             f"{clamp_confidence(min_confidence)} threshold; raise its confidence to activate it")
+        changes: dict[Any, Any] = {Memory.updated_at: now or now_timestamp(), Memory.active: active}
+        if text is not None:
+            changes[Memory.observation] = text
+        if value is not None:
+            changes[Memory.confidence] = value
+        Memory.update(changes).where(Memory.id == memory_id).execute()
+        return _record(Memory.get_by_id(memory_id))
+
+
+def delete_memories(ids: Sequence[int]) -> int:
+    """Permanently delete memories (their decay ledger rows go with them); returns how many."""
+    wanted = sorted(set(ids))
+    deleted = 0
+    with db.atomic():
+        for start in range(0, len(wanted), _DELETE_CHUNK):
+            deleted += Memory.delete().where(Memory.id.in_(wanted[start:start + _DELETE_CHUNK])).execute()
+    return deleted
+
+
+def adjust_confidence(ids: Sequence[int], delta: float, now: str | None = None,
+                      min_confidence: float = MIN_CONFIDENCE) -> int:
+    """Add ``delta`` to the confidence of several memories at once (clamped, rounded).
+
+    Each memory is then active exactly when its new confidence reaches the threshold, and its
+    ``updated_at`` is refreshed. Returns how many memories changed.
+    """
+    wanted = sorted(set(ids))
+    stamp = now or now_timestamp()
+    new_confidence = confidence_sql(Memory.confidence + delta)
+    changed = 0
+    with db.atomic():
+        for start in range(0, len(wanted), _DELETE_CHUNK):
+            query = Memory.update({Memory.confidence: new_confidence,
+                                   Memory.active: active_sql(new_confidence, min_confidence),
+                                   Memory.updated_at: stamp})
+            changed += query.where(Memory.id.in_(wanted[start:start + _DELETE_CHUNK])).execute()
+    return changed
+
+
+def reinforce(memory_id: int, step: float, now: str) -> MemoryRecord | None:
+    """Raise an active memory's confidence by ``step`` and refresh ``updated_at``.
+
+    Returns the updated memory, or ``None`` if it was deleted or deactivated meanwhile.
+    """
+    query = Memory.update({Memory.confidence: confidence_sql(Memory.confidence + step), Memory.updated_at: now})
+    if not query.where(Memory.id == memory_id, ACTIVE).execute():
+        return None
+    return _record(Memory.get_by_id(memory_id))
+
+
+def weaken(memory_id: int, step: float, min_confidence: float) -> MemoryRecord | None:
+    """Lower an active memory's confidence by ``step``, deactivating it below the threshold.
+
+    ``updated_at`` is left alone: it records the last reinforcement, not the last change.
+    """
+    new_confidence = confidence_sql(Memory.confidence - step)
+    query = Memory.update({Memory.confidence: new_confidence,
+                           Memory.active: active_sql(new_confidence, min_confidence)})
+    if not query.where(Memory.id == memory_id, ACTIVE).execute():
+        return None
+    return _record(Memory.get_by_id(memory_id))
+
+
+def reactivate(memory_id: int, confidence: float, now: str) -> MemoryRecord:
+    """Bring an inactive memory back at ``confidence`` (the agent recorded it again)."""
+    Memory.update({Memory.confidence: clamp_confidence(confidence), Memory.active: True,
+                   Memory.updated_at: now}).where(Memory.id == memory_id).execute()
+    return _record(Memory.get_by_id(memory_id))

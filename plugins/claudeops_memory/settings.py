@@ -1,0 +1,46 @@
+"""The ``[memory]`` section of ``config.toml``: budget, thresholds and the lifecycle arithmetic.
+
+The defaults are SPEC-0015's numbers. They live in one dataclass so the CLI, the session hook
+and ``claudeops config show`` agree, and so an operator can tune them without touching code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from claudeops.config import ConfigError, setting
+
+SECTION = "memory"
+
+
+@dataclass
+class MemorySettings:
+    """The ``[memory]`` section."""
+
+    budget_tokens: int = setting(2000, "Most tokens (characters / 4) the injected memory block may use",
+                                 env="CLAUDEOPS_MEMORY_BUDGET")
+    min_confidence: float = setting(0.3, "Memories below this confidence are inactive and never injected")
+    default_confidence: float = setting(0.7, "Confidence of a memory the agent records for the first time")
+    reinforce_step: float = setting(0.1, "Confidence added when the agent records the same fact again")
+    contradict_step: float = setting(0.2, "Confidence removed from a memory the agent contradicts")
+    grace_days: int = setting(30, "Days after the last reinforcement before staleness decay starts")
+    decay_per_week: float = setting(0.1, "Confidence removed per full week past the grace period")
+    max_observation_chars: int = setting(500, "Longer observations are cut to this length (with a warning)")
+
+
+def validate(settings: MemorySettings) -> None:
+    """Reject values that would make the lifecycle meaningless, with a one-line error."""
+    for name in ("min_confidence", "default_confidence", "reinforce_step", "contradict_step", "decay_per_week"):
+        value = getattr(settings, name)
+        if not 0.0 <= value <= 1.0:
+            raise ConfigError(f"memory.{name} must be between 0 and 1, not {value}")
+    if settings.default_confidence < settings.min_confidence:
+        raise ConfigError("memory.default_confidence must not be below memory.min_confidence, "
+                          "or every new memory would be inactive")
+    if 0.0 < settings.decay_per_week < 0.01:
+        raise ConfigError(f"memory.decay_per_week must be 0 (no decay) or at least 0.01, not {settings.decay_per_week}")
+    for name in ("budget_tokens", "grace_days"):
+        if getattr(settings, name) < 0:
+            raise ConfigError(f"memory.{name} must not be negative, not {getattr(settings, name)}")
+    if settings.max_observation_chars < 20:
+        raise ConfigError(f"memory.max_observation_chars must be at least 20, not {settings.max_observation_chars}")
