@@ -1,0 +1,75 @@
+"""The sessions part of the JSON API (mounted under ``/api/v1``; plugins add their own parts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from litestar import get
+from litestar.exceptions import NotFoundException, ValidationException
+from litestar.params import FromPath, QueryParameter
+
+from claudeops.sessions import STATUSES
+from claudeops.store import db
+from claudeops_web import session_queries
+
+MAX_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class SessionOut:
+    """A session as the API returns it; ``chain`` lists the escalation chain's session ids."""
+
+    id: int
+    tier: int
+    model: str
+    trigger: str
+    status: str
+    started_at: str
+    ended_at: str | None
+    duration_ms: int | None
+    cost_usd: float | None
+    num_turns: int | None
+    result: str | None
+    error: str | None
+    parent_session_id: int | None
+    chain: list[int]
+
+
+@dataclass(frozen=True)
+class SessionList:
+    items: list[SessionOut]
+    total: int
+    limit: int
+    offset: int
+
+
+def _session_out(row: dict[str, Any], chain: list[session_queries.ChainLink]) -> SessionOut:
+    return SessionOut(row["id"], row["tier"], row["model"], row["trigger"], row["status"], row["started_at"],
+                      row["ended_at"], row["elapsed_ms"], row["cost_usd"], row["num_turns"], row["result"],
+                      row["error"], row["parent_session_id"], [link.id for link in chain])
+
+
+@get("/sessions", sync_to_thread=True, tags=["sessions"])
+def list_sessions(status: Annotated[str | None, QueryParameter()] = None,
+                  limit: Annotated[int, QueryParameter(ge=1, le=MAX_LIMIT)] = 50,
+                  offset: Annotated[int, QueryParameter(ge=0)] = 0) -> SessionList:
+    """Sessions, newest first, optionally only those with ``status``."""
+    if status is not None and status not in STATUSES:
+        raise ValidationException(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
+    with db.connection_context():
+        rows = session_queries.session_dicts(status=status, limit=limit, offset=offset)
+        chains = session_queries.escalation_chains(rows)
+        total = session_queries.count_sessions(status)
+    return SessionList([_session_out(row, chains[row["id"]]) for row in rows], total, limit, offset)
+
+
+@get("/sessions/{session_id:int}", sync_to_thread=True, tags=["sessions"])
+def get_session(session_id: FromPath[int]) -> SessionOut:
+    """One session by id."""
+    with db.connection_context():
+        row = session_queries.get_session_dict(session_id)
+        if row is None:
+            raise NotFoundException(f"there is no session #{session_id}")
+        chain = session_queries.escalation_chains([row])[session_id]
+    return _session_out(row, chain)

@@ -1,0 +1,66 @@
+"""The Litestar application factory: the host's pages plus whatever the plugins registered.
+
+Built per call (never at import), so tests create one app per configuration and
+``claudeops run`` never imports the web stack. The caller opens the store first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Litestar, Router
+from litestar.di import Provide
+from litestar.exceptions import HTTPException
+from litestar.middleware import DefineMiddleware
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin, YamlRenderPlugin
+from litestar.plugins.htmx import HTMXPlugin
+from litestar.plugins.jinja import JinjaTemplateEngine
+from litestar.template import TemplateConfig
+
+from claudeops import __version__
+from claudeops.app import App
+from claudeops_web import assets, auth
+from claudeops_web.context import WebContext
+from claudeops_web.contributions import collect_contributions
+from claudeops_web.csrf import CSRFUnlessBearerMiddleware, csrf_config, load_or_create_secret
+from claudeops_web.rendering import handle_http_exception, handle_internal_error
+from claudeops_web.templating import build_environment
+
+API_PATH = "/api/v1"
+SCHEMA_PATH = f"{API_PATH}/schema"
+
+
+def create_app(app: App, *, debug: bool = False) -> Litestar:
+    """The dashboard for a loaded :class:`~claudeops.app.App` whose store is open."""
+    settings = app.config.section("web")
+    contributions = collect_contributions(app.pm)
+    web = WebContext(app.config, settings, contributions, app.markers)
+    htmx = assets.locate_htmx(settings)
+    environment = build_environment(contributions.template_dirs, {
+        "nav": contributions.sorted_nav(),
+        "poll_seconds": settings.poll_seconds,
+        "htmx_url": assets.HTMX_URL if htmx else None,
+        "auth_enabled": web.auth_enabled,
+        "version": __version__,
+    })
+    html = Router("/", route_handlers=[auth.login_form, auth.login, auth.logout, *contributions.routes],
+                  include_in_schema=False)
+    json_api = Router(API_PATH, route_handlers=contributions.api_routes)
+    secret = load_or_create_secret(app.state_dir)
+    return Litestar(
+        route_handlers=[html, json_api, *assets.static_routes(htmx, contributions.static_dirs)],
+        plugins=[HTMXPlugin()],
+        template_config=TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment)),
+        middleware=[DefineMiddleware(auth.TokenAuthMiddleware, token=settings.token),
+                    DefineMiddleware(CSRFUnlessBearerMiddleware, config=csrf_config(secret), token=settings.token)],
+        dependencies={"web": Provide(lambda: web, use_cache=True, sync_to_thread=False)},
+        exception_handlers=_exception_handlers(),
+        openapi_config=OpenAPIConfig(title="claudeops dashboard API", version=__version__, path=SCHEMA_PATH,
+                                     render_plugins=[JsonRenderPlugin(), YamlRenderPlugin()]),
+        debug=debug,
+    )
+
+
+def _exception_handlers() -> dict[Any, Any]:
+    return {HTTPException: handle_http_exception, Exception: handle_internal_error}

@@ -1,0 +1,93 @@
+"""The host's own pages: the overview (cards contributed by plugins) and the sessions.
+
+Handlers are synchronous and run in worker threads (``sync_to_thread=True``); each opens its
+database connection inside the thread that runs the queries, because peewee connections are
+thread-local and Litestar's middleware runs on the event loop.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import get
+from litestar.di import NamedDependency
+from litestar.exceptions import NotFoundException, ValidationException
+from litestar.params import FromPath, QueryParameter
+from litestar.plugins.htmx import HTMXRequest
+from litestar.response import Template
+
+from claudeops.sessions import STATUSES
+from claudeops.store import db
+from claudeops_web import session_queries
+from claudeops_web.context import WebContext
+from claudeops_web.contributions import OverviewCard
+from claudeops_web.pagination import Page
+from claudeops_web.rendering import page
+from claudeops_web.transcript import read_transcript
+
+TRANSCRIPT_POLL_SECONDS = 2
+"""A running session's transcript tail is fetched this often (cheap: only new bytes are read)."""
+
+PageNumber = Annotated[int, QueryParameter(name="page", ge=1)]
+
+
+@get("/", name="overview", sync_to_thread=True)
+def overview(request: HTMXRequest, web: NamedDependency[WebContext]) -> Template:
+    """Cards from every plugin; the card grid re-fetches itself every ``poll_seconds``."""
+    cards = sorted(web.contributions.overview_cards, key=lambda card: card.order)
+    with db.connection_context():
+        rendered = [(card.template, dict(card.context())) for card in cards]
+    return page(request, "web/overview.html", "web/partials/overview_cards.html", {"cards": rendered})
+
+
+def sessions_card() -> OverviewCard:
+    """The host's own overview card: sessions of the last 24 h by status, and their cost."""
+    return OverviewCard("web/partials/sessions_card.html",
+                        lambda: {"stats": session_queries.session_stats(hours=24)}, order=0)
+
+
+@get("/sessions", name="sessions", sync_to_thread=True)
+def sessions_list(request: HTMXRequest, web: NamedDependency[WebContext],
+                  status: Annotated[str | None, QueryParameter()] = None, page_number: PageNumber = 1) -> Template:
+    """Every session, newest first, with its escalation chain; the table polls for new ones."""
+    status = status or None
+    if status is not None and status not in STATUSES:
+        raise ValidationException(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
+    with db.connection_context():
+        current = Page.of(page_number, web.settings.page_size, session_queries.count_sessions(status),
+                          {"status": status})
+        rows = session_queries.session_dicts(status=status, limit=current.size, offset=current.offset)
+        chains = session_queries.escalation_chains(rows)
+    context = {"rows": rows, "chains": chains, "page": current, "status": status, "statuses": STATUSES}
+    return page(request, "sessions/list.html", "sessions/partials/table.html", context)
+
+
+@get("/sessions/{session_id:int}", name="session", sync_to_thread=True)
+def session_detail(request: HTMXRequest, web: NamedDependency[WebContext],
+                   session_id: FromPath[int]) -> Template:
+    """One session: summary, plugin panels (what it recorded) and the transcript, live while running."""
+    with db.connection_context():
+        row = session_queries.get_session_dict(session_id)
+        if row is None:
+            raise NotFoundException(f"there is no session #{session_id}")
+        chain = session_queries.escalation_chains([row])[session_id]
+        panels = [(panel.template, dict(panel.context(session_id)))
+                  for panel in sorted(web.contributions.session_panels, key=lambda panel: panel.order)]
+    context: dict[str, Any] = {"row": row, "chain": chain, "panels": panels,
+                               "transcript_poll": TRANSCRIPT_POLL_SECONDS}
+    if not request.htmx or request.htmx.boosted:
+        context["chunk"] = read_transcript(row["transcript_path"], web.markers)
+    return page(request, "sessions/detail.html", "sessions/partials/summary.html", context)
+
+
+@get("/sessions/{session_id:int}/transcript", name="session-transcript", sync_to_thread=True)
+def session_transcript(request: HTMXRequest, web: NamedDependency[WebContext], session_id: FromPath[int],
+                       offset: Annotated[int, QueryParameter(ge=0)] = 0) -> Template:
+    """The transcript from byte ``offset`` on; the fragment ends with a poller while more may come."""
+    with db.connection_context():
+        row = session_queries.get_session_dict(session_id)
+    if row is None:
+        raise NotFoundException(f"there is no session #{session_id}")
+    chunk = read_transcript(row["transcript_path"], web.markers, offset)
+    context = {"row": row, "chunk": chunk, "transcript_poll": TRANSCRIPT_POLL_SECONDS}
+    return page(request, "sessions/transcript.html", "sessions/partials/transcript_items.html", context)

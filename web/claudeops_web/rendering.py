@@ -1,0 +1,80 @@
+"""One URL, two shapes: the full page for browsers, a fragment for HTMX swaps; errors likewise.
+
+A request gets the fragment only when HTMX asked for it and is not a boosted navigation or a
+history restore (both want the whole page). Responses say ``Vary: HX-Request`` so a cache never
+serves one shape for the other.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, NotAuthorizedException, ValidationException
+from litestar.plugins.htmx import HTMXRequest
+from litestar.response import Redirect, Template
+from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+
+from claudeops_web.auth import login_location
+
+log = logging.getLogger(__name__)
+
+API_PREFIX = "/api/"
+VARY = {"Vary": "HX-Request"}
+CHANGED_EVENT_HEADER = "HX-Trigger"
+
+
+def wants_fragment(request: Request) -> bool:
+    """True for an HTMX swap (not a boosted link, not a history restore)."""
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
+
+
+def page(request: HTMXRequest, template: str, fragment: str, context: Mapping[str, Any],
+         status_code: int = 200) -> Template:
+    """Render ``fragment`` for HTMX swaps and ``template`` (which includes it) otherwise."""
+    name = fragment if wants_fragment(request) else template
+    return Template(template_name=name, context=dict(context), headers=VARY, status_code=status_code)
+
+
+def changed(event: str, status_code: int = 200) -> Response[str]:
+    """An empty response that tells the page (via ``HX-Trigger``) to refresh what ``event`` names."""
+    return Response("", status_code=status_code, headers={CHANGED_EVENT_HEADER: event}, media_type="text/html")
+
+
+def error_message(exc: HTTPException) -> str:
+    """The detail plus, for validation failures, which parameter was wrong and why."""
+    detail = str(exc.detail)
+    if isinstance(exc, ValidationException) and isinstance(exc.extra, list):
+        reasons = [f"{item.get('key', '?')}: {item.get('message', '')}" for item in exc.extra
+                   if isinstance(item, Mapping)]
+        if reasons:
+            return f"{detail} ({'; '.join(reasons)})"
+    return detail
+
+
+def handle_http_exception(request: Request, exc: HTTPException) -> Response[Any]:
+    """JSON under ``/api/``; a login redirect for a missing token; an error fragment or page otherwise."""
+    status = exc.status_code
+    if request.url.path.startswith(API_PREFIX):
+        body: dict[str, Any] = {"status_code": status, "detail": str(exc.detail)}
+        if exc.extra:
+            body["extra"] = exc.extra
+        return Response(body, status_code=status, headers=exc.headers)
+    if isinstance(exc, NotAuthorizedException):
+        location = login_location(request.url.path, request.url.query)
+        if wants_fragment(request):
+            return Response("", status_code=status, headers={"HX-Redirect": location})
+        return Redirect(location, status_code=303)
+    return page(request, "web/error.html", "web/partials/error.html",  # type: ignore[arg-type]
+                {"status_code": status, "message": error_message(exc)}, status_code=status)
+
+
+def handle_internal_error(request: Request, exc: Exception) -> Response[Any]:
+    """Log the traceback; show the operator one line, never the traceback."""
+    log.exception("dashboard request %s %s failed", request.method, request.url.path)
+    internal = HTTPException(status_code=HTTP_500_INTERNAL_SERVER_ERROR,
+                             detail=f"internal error ({type(exc).__name__}); see the server log")
+    return handle_http_exception(request, internal)

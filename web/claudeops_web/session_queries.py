@@ -1,0 +1,141 @@
+"""Read-only queries over the core ``sessions`` table for the dashboard and its API.
+
+Rows are fetched as dicts (no model instances, no lazy foreign-key loads), so a page of sessions
+costs a fixed handful of queries whatever its content. Callers hold the database connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import peewee
+
+from claudeops.clock import from_timestamp, to_timestamp, utc_now
+from claudeops.sessions import STATUSES, SessionRow
+
+MAX_CHAIN = 8
+"""Escalation chains are a few tiers long; the walk stops here even on corrupt parent links."""
+
+
+@dataclass(frozen=True)
+class ChainLink:
+    """One session of an escalation chain."""
+
+    id: int
+    tier: int
+    status: str
+
+
+def session_dicts(*, status: str | None = None, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+    """Sessions, newest first, as plain dicts of column values."""
+    query = SessionRow.select().order_by(SessionRow.id.desc())
+    if status:
+        query = query.where(SessionRow.status == status)
+    if limit is not None:
+        query = query.limit(limit).offset(offset)
+    return [_with_duration(row) for row in query.dicts()]
+
+
+def count_sessions(status: str | None = None) -> int:
+    query = SessionRow.select()
+    if status:
+        query = query.where(SessionRow.status == status)
+    return query.count()
+
+
+def get_session_dict(session_id: int) -> dict[str, Any] | None:
+    row = SessionRow.select().where(SessionRow.id == session_id).dicts().first()
+    return _with_duration(row) if row else None
+
+
+def _with_duration(row: dict[str, Any], now: datetime | None = None) -> dict[str, Any]:
+    """Add ``elapsed_ms``: the recorded duration, or the time since start while running."""
+    elapsed = row.get("duration_ms")
+    if elapsed is None and row.get("started_at"):
+        try:
+            start = from_timestamp(row["started_at"])
+            end = from_timestamp(row["ended_at"]) if row.get("ended_at") else (now or utc_now())
+            elapsed = max(0, int((end - start).total_seconds() * 1000))
+        except ValueError:
+            elapsed = None
+    return {**row, "elapsed_ms": elapsed}
+
+
+def escalation_chains(rows: Sequence[dict[str, Any]]) -> dict[int, list[ChainLink]]:
+    """For each row, the whole chain it belongs to, lowest tier first (one entry: no escalation)."""
+    known: dict[int, dict[str, Any]] = {row["id"]: row for row in rows}
+    _load_ancestors(known)
+    children = _load_descendants(known)
+    chains = {}
+    for row in rows:
+        root = row
+        for _ in range(MAX_CHAIN):
+            parent = known.get(root.get("parent_session_id") or -1)
+            if parent is None:
+                break
+            root = parent
+        chain = [root]
+        while len(chain) < MAX_CHAIN and children.get(chain[-1]["id"]):
+            chain.append(known[children[chain[-1]["id"]][0]])
+        chains[row["id"]] = [ChainLink(link["id"], link["tier"], link["status"]) for link in chain]
+    return chains
+
+
+def _fetch(ids: Iterable[int]) -> list[dict[str, Any]]:
+    wanted = list(ids)
+    if not wanted:
+        return []
+    columns = (SessionRow.id, SessionRow.tier, SessionRow.status, SessionRow.parent_session_id)
+    return list(SessionRow.select(*columns).where(SessionRow.id.in_(wanted)).dicts())
+
+
+def _load_ancestors(known: dict[int, dict[str, Any]]) -> None:
+    for _ in range(MAX_CHAIN):
+        missing = {row["parent_session_id"] for row in known.values()
+                   if row.get("parent_session_id") and row["parent_session_id"] not in known}
+        if not missing:
+            return
+        known.update((row["id"], row) for row in _fetch(missing))
+
+
+def _load_descendants(known: dict[int, dict[str, Any]]) -> dict[int, list[int]]:
+    children: dict[int, list[int]] = {}
+    frontier = set(known)
+    columns = (SessionRow.id, SessionRow.tier, SessionRow.status, SessionRow.parent_session_id)
+    for _ in range(MAX_CHAIN):
+        if not frontier:
+            break
+        found = list(SessionRow.select(*columns).where(SessionRow.parent_session_id.in_(list(frontier)))
+                     .order_by(SessionRow.id).dicts())
+        frontier = set()
+        for row in found:
+            children.setdefault(row["parent_session_id"], []).append(row["id"])
+            if row["id"] not in known:
+                known[row["id"]] = row
+                frontier.add(row["id"])
+    return children
+
+
+@dataclass(frozen=True)
+class SessionStats:
+    """Sessions started in a window: how many per status and what they cost."""
+
+    by_status: dict[str, int]
+    total: int
+    cost_usd: float
+
+
+def session_stats(hours: int = 24, now: datetime | None = None) -> SessionStats:
+    since = to_timestamp((now or utc_now()) - timedelta(hours=hours))
+    query = (SessionRow.select(SessionRow.status, peewee.fn.COUNT(SessionRow.id).alias("count"),
+                               peewee.fn.SUM(SessionRow.cost_usd).alias("cost"))
+             .where(SessionRow.started_at >= since).group_by(SessionRow.status).dicts())
+    by_status = {status: 0 for status in STATUSES}
+    cost = 0.0
+    for row in query:
+        by_status[row["status"]] = row["count"]
+        cost += row["cost"] or 0.0
+    return SessionStats(by_status, sum(by_status.values()), cost)

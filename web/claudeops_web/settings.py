@@ -1,0 +1,53 @@
+"""The ``[web]`` section of ``config.toml``: where the dashboard listens and who may use it."""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+
+from claudeops.config import setting
+
+MIN_TOKEN_LENGTH = 16
+"""A token shorter than this is guessable over a network; refusing it is cheaper than a breach."""
+
+
+@dataclass
+class WebSettings:
+    """How ``claudeops web`` serves the dashboard."""
+
+    host: str = setting("127.0.0.1", "Address the dashboard binds to; any non-loopback address requires a token")
+    port: int = setting(8080, "TCP port of the dashboard")
+    token: str = setting("", "Access token; when set, every page and API call needs it (login form or "
+                             "'Authorization: Bearer'). Required to bind off loopback", secret=True)
+    page_size: int = setting(50, "Rows per page in dashboard tables")
+    poll_seconds: int = setting(5, "How often live pages refresh themselves, in seconds")
+    htmx_path: str = setting("", "htmx.min.js to serve (empty: web/node_modules/htmx.org of the source "
+                                 "checkout, installed by `npm ci --prefix web`)", env="CLAUDEOPS_HTMX_PATH")
+
+
+def is_loopback(host: str) -> bool:
+    """True for addresses only this machine can reach (``localhost``, 127.0.0.0/8, ``::1``)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def binding_problem(settings: WebSettings) -> str | None:
+    """Why the dashboard must not start with these settings, or None when it may."""
+    if not 0 < settings.port < 65536:
+        return f"web.port must be between 1 and 65535, not {settings.port}"
+    if settings.page_size < 1:
+        return f"web.page_size must be at least 1, not {settings.page_size}"
+    if settings.poll_seconds < 1:
+        return f"web.poll_seconds must be at least 1, not {settings.poll_seconds}"
+    if settings.token and len(settings.token) < MIN_TOKEN_LENGTH:
+        return (f"web.token is too short ({len(settings.token)} characters, at least {MIN_TOKEN_LENGTH}); "
+                "make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))'")
+    if not is_loopback(settings.host) and not settings.token:
+        return (f"refusing to serve the dashboard on {settings.host} without a token: anyone who can reach it "
+                "could edit the agent's memory. Set web.token in config.toml or CLAUDEOPS_WEB_TOKEN, "
+                "or bind to 127.0.0.1")
+    return None
