@@ -98,8 +98,10 @@ def register_web(register: Callable[..., None]) -> None:
     Call ``register(...)`` with keyword arguments, all optional: ``routes`` (Litestar route
     handlers or controllers for HTML pages), ``api_routes`` (handlers mounted under
     ``/api/v1``), ``nav`` (a list of ``claudeops_web.NavEntry``), ``template_dir`` (a folder
-    joined to the Jinja search path) and ``static_dir`` (served under
-    ``/static/plugins/<plugin>/``). Fires when the dashboard app is built.
+    joined to the Jinja search path), ``static_dir`` (served under
+    ``/static/plugins/<plugin>/``), ``overview_cards`` (``claudeops_web.OverviewCard``) and
+    ``session_panels`` (``claudeops_web.SessionPanel``, sections of a session's page). Fires
+    when the dashboard app is built.
     """
 
 
