@@ -1,0 +1,135 @@
+"""Dry run: which tool calls would change something, so the runner can refuse them.
+
+The agent is told it is a dry run (environment section), but telling is not enforcing: the
+runner's tool gate asks :func:`mutating_reason` before every call of a dry-run session. The
+check is deliberately conservative: file-writing tools, and shell commands whose first words
+are a known state change (restarts, compose, service managers, package managers, git writes,
+HTTP writes, file changes, redirection into a file). Read-only diagnostics stay allowed, so a
+dry run still shows what the agent would have looked at.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Any
+
+WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+
+_SEGMENT_SPLIT = re.compile(r"&&|\|\||[;|\n]|\$\(|`")
+_FILE_REDIRECT = re.compile(r"(?<![0-9&])>{1,2}\s*(?!&|/dev/null\b)\S")
+_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+_COMPOSE_WRITES = frozenset({"up", "down", "restart", "start", "stop", "kill", "rm", "pull", "create", "run",
+                             "exec", "pause", "unpause", "build", "push"})
+_OBJECT_WRITES = frozenset({"rm", "create", "prune", "connect", "disconnect", "update", "scale", "rollback"})
+
+# program -> its state-changing sub-commands (the first word that is not an option); a nested
+# mapping is checked one level further (``docker compose up``, ``docker network rm``).
+_MUTATING: dict[str, dict[str, frozenset[str] | None]] = {
+    "docker": {**dict.fromkeys(("restart", "start", "stop", "kill", "rm", "rmi", "pause", "unpause", "run",
+                                "update", "prune", "exec", "cp", "commit", "tag", "push", "pull", "rename",
+                                "load", "import", "create", "swarm", "plugin"), None),
+               "compose": _COMPOSE_WRITES, "network": _OBJECT_WRITES, "volume": _OBJECT_WRITES,
+               "service": _OBJECT_WRITES, "stack": frozenset({"deploy", "rm"}), "system": frozenset({"prune"}),
+               "container": _OBJECT_WRITES | {"restart", "start", "stop", "kill", "run", "exec"},
+               "image": _OBJECT_WRITES | {"pull", "push", "tag", "load"}},
+    "podman": dict.fromkeys(("restart", "start", "stop", "kill", "rm", "rmi", "run", "exec", "pull"), None)
+    | {"compose": _COMPOSE_WRITES},
+    "docker-compose": dict.fromkeys(_COMPOSE_WRITES, None),
+    "podman-compose": dict.fromkeys(_COMPOSE_WRITES, None),
+    "systemctl": dict.fromkeys(("start", "stop", "restart", "reload", "enable", "disable", "kill", "mask",
+                                "unmask", "daemon-reload", "reboot", "poweroff", "try-restart",
+                                "reload-or-restart", "isolate", "edit", "set-property"), None),
+    "git": dict.fromkeys(("push", "commit", "reset", "checkout", "merge", "rebase", "pull", "stash", "tag",
+                          "clean", "restore", "switch", "apply", "am", "cherry-pick", "revert", "rm", "mv",
+                          "add", "init", "clone", "fetch"), None),
+    "kubectl": dict.fromkeys(("apply", "delete", "rollout", "scale", "patch", "edit", "create", "replace",
+                              "set", "drain", "cordon", "uncordon", "annotate", "label", "exec", "cp",
+                              "run", "expose", "autoscale", "taint"), None),
+    "helm": dict.fromkeys(("install", "upgrade", "uninstall", "rollback", "delete"), None),
+    "apt": dict.fromkeys(("install", "remove", "purge", "upgrade", "full-upgrade", "autoremove"), None),
+    "apt-get": dict.fromkeys(("install", "remove", "purge", "upgrade", "dist-upgrade", "autoremove"), None),
+}
+_SERVICE_WRITES = frozenset({"start", "stop", "restart", "reload", "force-reload", "try-restart"})
+_ALWAYS_MUTATING = frozenset({
+    "rm", "rmdir", "mv", "cp", "touch", "mkdir", "chmod", "chown", "ln", "tee", "truncate", "dd", "install",
+    "kill", "pkill", "killall", "reboot", "shutdown", "poweroff", "halt", "apprise", "ansible-playbook",
+    "crontab", "useradd", "userdel", "usermod", "pip", "npm", "rsync", "scp", "mount", "umount",
+})
+_HTTP_WRITE = re.compile(r"(?:-X|--request)\s*['\"]?(?:POST|PUT|PATCH|DELETE)\b|\s(?:-d|--data\S*|-F|--form)\b",
+                         re.IGNORECASE)
+
+
+def mutating_reason(tool_name: str, tool_input: dict[str, Any]) -> str | None:
+    """Why this call is refused in a dry run, or ``None`` when it only reads."""
+    if tool_name in WRITING_TOOLS:
+        return f"dry run: {tool_name} is not allowed because it changes files; report what you would change"
+    if tool_name != "Bash":
+        return None
+    command = str(tool_input.get("command", ""))
+    found = mutating_command(command)
+    if found is None:
+        return None
+    return (f"dry run: `{found}` would change the system and is not run; "
+            "report what you would do instead")
+
+
+def mutating_command(command: str) -> str | None:
+    """The first state-changing piece of a shell command line, or ``None``."""
+    if _FILE_REDIRECT.search(command):
+        return "output redirection into a file"
+    for segment in _SEGMENT_SPLIT.split(command):
+        words = _words(segment)
+        if not words:
+            continue
+        if _is_mutating(words):
+            text = " ".join(words)
+            return text if len(text) <= 80 else text[:77] + "..."
+    return None
+
+
+def _words(segment: str) -> list[str]:
+    try:
+        words = shlex.split(segment, comments=True)
+    except ValueError:
+        words = segment.split()
+    while words and (words[0] in ("sudo", "env", "nohup", "time", "exec", "(", "{")
+                     or _ENV_ASSIGNMENT.match(words[0])):
+        words = words[1:]
+    return words
+
+
+_OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "-f", "--file", "-p", "--project-name", "-H", "--host", "--context",
+                                 "--project-directory", "--env-file", "-n", "--namespace", "--kubeconfig"})
+
+
+def _positional(words: list[str]) -> list[str]:
+    """The words that are not options or option values (``docker compose -f x.yml up`` → compose, up)."""
+    positional, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in _OPTIONS_WITH_VALUE:
+            skip = True
+        elif not word.startswith("-"):
+            positional.append(word)
+    return positional
+
+
+def _is_mutating(words: list[str]) -> bool:
+    program = words[0].rsplit("/", 1)[-1]
+    if program in _ALWAYS_MUTATING:
+        return True
+    arguments = _positional(words[1:])
+    if program == "sed":
+        return any(word.startswith("-i") or word == "--in-place" for word in words[1:])
+    if program in ("curl", "wget"):
+        return bool(_HTTP_WRITE.search(" " + " ".join(words[1:])))
+    if program == "service":
+        return len(arguments) >= 2 and arguments[1] in _SERVICE_WRITES
+    subcommands = _MUTATING.get(program)
+    if subcommands is None or not arguments or arguments[0] not in subcommands:
+        return False
+    nested = subcommands[arguments[0]]
+    return nested is None or (len(arguments) > 1 and arguments[1] in nested)

@@ -1,0 +1,68 @@
+"""One-line reasons for sessions that did not complete, as cron mails and the dashboard show them.
+
+The SDK reports trouble in several places: an ``AssistantMessage.error`` code, an ``is_error``
+``ResultMessage`` (followed by ``ResultError`` when the CLI exits), or an exception with no
+result at all (CLI missing, CLI crashed, unreadable output). These functions turn whichever
+arrived into a short sentence an operator can act on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from claude_agent_sdk import (
+    CLIConnectionError,
+    CLIJSONDecodeError,
+    CLINotFoundError,
+    ProcessError,
+    ResultError,
+    ResultMessage,
+)
+from claude_agent_sdk._errors import MessageParseError
+
+AUTH_STATUSES = frozenset({401, 403})
+
+
+def result_failure(result: ResultMessage, api_error: str | None) -> str:
+    """Why an ``is_error`` result ended the session."""
+    if result.subtype == "error_max_turns":
+        return f"max turns reached ({result.num_turns} turns)"
+    if result.subtype == "error_max_budget_usd":
+        cost = f"${result.total_cost_usd:.2f}" if result.total_cost_usd is not None else "the limit"
+        return f"budget exceeded ({cost} spent)"
+    status = result.api_error_status
+    if status in AUTH_STATUSES or api_error == "authentication_failed":
+        return f"authentication failed (API status {status})" if status else "authentication failed"
+    if status is not None:
+        return f"API error status {status}"
+    detail = _first_line(result.errors or []) or _first_line([result.result or ""])
+    if result.subtype not in ("success", None) and not detail:
+        return f"Claude Code ended with {result.subtype}"
+    return f"API error: {detail}" if detail else "Claude Code reported an error without details"
+
+
+def exception_failure(exc: BaseException, stderr_tail: Sequence[str] = ()) -> str:
+    """Why an exception ended the session before (or instead of) a usable result."""
+    if isinstance(exc, CLINotFoundError):
+        return f"Claude Code CLI not found ({exc}); reinstall claude-agent-sdk or set the CLI path"
+    if isinstance(exc, ResultError):
+        return _first_line(exc.errors) or _first_line([exc.result or ""]) or str(exc)
+    if isinstance(exc, ProcessError):
+        detail = _first_line(list(reversed(stderr_tail)))
+        code = f"exit code {exc.exit_code}" if exc.exit_code is not None else "an error"
+        return f"Claude Code exited with {code}" + (f": {detail}" if detail else "")
+    if isinstance(exc, CLIJSONDecodeError):
+        return f"unreadable output from Claude Code: {exc}"
+    if isinstance(exc, MessageParseError):
+        return f"unreadable message in the stream: {exc}"
+    if isinstance(exc, CLIConnectionError):
+        return f"cannot talk to Claude Code: {_first_line([str(exc)])}"
+    return f"{type(exc).__name__}: {_first_line([str(exc)]) or 'no details'}"
+
+
+def _first_line(texts: Sequence[str]) -> str:
+    for text in texts:
+        line = text.strip().splitlines()[0].strip() if text and text.strip() else ""
+        if line:
+            return line[:300]
+    return ""

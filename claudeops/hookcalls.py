@@ -1,0 +1,76 @@
+"""Calling session hooks one plugin at a time, so one broken plugin cannot silence the others.
+
+pluggy stops a hook call at the first implementation that raises. During a session that would
+let a third-party ``on_message`` observer that crashes keep the memory plugin from ever
+seeing a text block. The runner therefore calls each implementation itself, in pluggy's order
+(``tryfirst`` first, later registrations before earlier ones), awaits async ones, and turns a
+failure into one logged line naming the plugin — or, with ``plugins.strict``, stops the
+session with that line as the reason.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pluggy
+
+from claudeops.plugins import PluginError, await_me_maybe
+
+log = logging.getLogger(__name__)
+
+
+class PluginCalls:
+    """Per-implementation hook calls for one session, remembering what failed."""
+
+    def __init__(self, pm: pluggy.PluginManager, *, strict: bool) -> None:
+        self.pm = pm
+        self.strict = strict
+        self.failures: list[str] = []
+
+    async def each(self, hook_name: str, **kwargs: Any) -> list[Any]:
+        """Call every implementation of ``hook_name``; results of those that did not fail."""
+        results = []
+        for impl in self._implementations(hook_name):
+            ok, value = await self._call(hook_name, impl, kwargs)
+            if ok and value is not None:
+                results.append(value)
+        return results
+
+    async def first(self, hook_name: str, **kwargs: Any) -> tuple[Any, str | None]:
+        """The first non-``None`` answer of a ``firstresult`` hook, and the failure that stopped it.
+
+        A failing implementation is skipped; the second item names it, so a safety hook such
+        as ``check_tool_use`` can fail closed instead of letting the call through unchecked.
+        """
+        for impl in self._implementations(hook_name):
+            ok, value = await self._call(hook_name, impl, kwargs)
+            if not ok:
+                return None, self.failures[-1]
+            if value is not None:
+                return value, None
+        return None, None
+
+    def _implementations(self, hook_name: str) -> list[pluggy.HookImpl]:
+        caller: pluggy.HookCaller = getattr(self.pm.hook, hook_name)
+        return list(reversed(caller.get_hookimpls()))
+
+    async def _call(self, hook_name: str, impl: pluggy.HookImpl, kwargs: dict[str, Any]) -> tuple[bool, Any]:
+        try:
+            arguments = [kwargs[name] for name in impl.argnames]  # positional, as pluggy calls them
+            if impl.wrapper or impl.hookwrapper:
+                raise PluginError(f"plugin {impl.plugin_name!r} wraps hook {hook_name}, which the runner "
+                                  "calls per implementation; implement it as a plain hook")
+            return True, await await_me_maybe(impl.function(*arguments))
+        except Exception as exc:
+            message = str(exc) if isinstance(exc, PluginError) else (
+                f"plugin {impl.plugin_name!r} failed in hook {hook_name}: {type(exc).__name__}: {exc}")
+            self.fail(message, exc)
+            return False, None
+
+    def fail(self, message: str, exc: BaseException | None = None) -> None:
+        """Record a plugin failure: logged as one line, fatal only in strict mode."""
+        self.failures.append(message)
+        log.error("%s", message, exc_info=log.isEnabledFor(logging.DEBUG) and exc is not None)
+        if self.strict:
+            raise PluginError(message) from exc

@@ -1,0 +1,68 @@
+"""The single-run lock: at most one ``claudeops run`` per state directory at a time.
+
+Cron fires on a schedule whether or not the previous session finished; two sessions acting on
+the same services at once would double every restart and race on the cooldown counters. The
+lock is an ``flock`` on ``<state_dir>/run.lock``: the kernel releases it when the holder dies,
+so a crashed run never leaves a stale lock behind (and the next run then marks the crashed
+session ``interrupted``). The file's content (pid, start time) only serves the message a
+second run prints.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from types import TracebackType
+
+from claudeops.clock import now_timestamp
+
+LOCK_FILE = "run.lock"
+
+
+class LockHeld(Exception):
+    """Another run holds the lock; the message says who and since when."""
+
+
+class RunLock:
+    """A non-blocking exclusive lock, held from :meth:`acquire` until :meth:`release`."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.path = state_dir / LOCK_FILE
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock at once or raise :class:`LockHeld`; never waits."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            raise LockHeld(f"another claudeops run ({holder}) holds {self.path}; "
+                           "not starting a second session") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()} since {now_timestamp()}\n".encode(), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> RunLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.release()
+
+
+def _read_holder(fd: int) -> str:
+    """What the holder wrote about itself, or a neutral phrase if it has not written yet."""
+    text = os.pread(fd, 200, 0).decode(errors="replace").strip()
+    return text or "pid unknown"

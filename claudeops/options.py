@@ -1,0 +1,78 @@
+"""``ClaudeAgentOptions`` for one session, from the tier's settings and the session's sections.
+
+Everything the CLI is told comes from configuration, never from the parent environment by
+accident: the model is always explicit (the CLI default is the most expensive model), the
+filesystem settings are off unless configured (``setting_sources``), the CLI keeps its state in
+``<state_dir>/claude-config`` so sessions do not mix with a person's own Claude Code, and the
+switches that stop telemetry, update checks and error reports are always set, because an
+unattended runner should talk to the model API and nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from claude_agent_sdk import ClaudeAgentOptions, HookMatcher
+
+from claudeops.config import Config
+from claudeops.session import Session
+
+log = logging.getLogger(__name__)
+cli_log = logging.getLogger("claudeops.cli_stderr")
+
+QUIET_CLI_ENV = {
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_AUTOUPDATER": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+}
+"""The four switches that keep the CLI off every host but the model API (measured with strace)."""
+
+PreToolUseCallback = Callable[[Any, str | None, Any], Any]
+
+
+def claude_config_dir(state_dir: Path) -> Path:
+    return state_dir / "claude-config"
+
+
+def agent_cwd(config: Config) -> Path:
+    """The agent's working directory: ``cwd`` from config, else ``<state_dir>/work``."""
+    return Path(config.core.cwd).expanduser() if config.core.cwd else config.state_dir / "work"
+
+
+def system_prompt_append(session: Session) -> str:
+    """The sections ``before_session`` hooks contributed, in their documented order."""
+    return "\n\n".join(section.text for section in session.ordered_sections())
+
+
+def build_options(session: Session, *, pre_tool_use: PreToolUseCallback,
+                  stderr: Callable[[str], None] | None = None) -> ClaudeAgentOptions:
+    """The SDK options for ``session``: its tier's limits, our sections, an isolated CLI state."""
+    config = session.config
+    tier = session.settings
+    cwd = agent_cwd(config)
+    config_dir = claude_config_dir(config.state_dir)
+    for folder in (cwd, config_dir):
+        folder.mkdir(parents=True, exist_ok=True)
+    return ClaudeAgentOptions(
+        model=tier.model,
+        system_prompt={"type": "preset", "preset": "claude_code", "append": system_prompt_append(session)},
+        allowed_tools=list(tier.allowed_tools),
+        disallowed_tools=list(tier.disallowed_tools),
+        permission_mode=tier.permission_mode,  # type: ignore[arg-type]
+        max_turns=tier.max_turns,
+        max_budget_usd=tier.max_budget_usd if tier.max_budget_usd > 0 else None,
+        cwd=str(cwd),
+        setting_sources=list(config.core.setting_sources),  # type: ignore[arg-type]
+        stderr=stderr or log_cli_stderr,
+        env={**QUIET_CLI_ENV, "CLAUDE_CONFIG_DIR": str(config_dir)},
+        hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[pre_tool_use])]},
+    )
+
+
+def log_cli_stderr(line: str) -> None:
+    """Default ``stderr`` callback: the CLI's diagnostics go to our log, one record per line."""
+    cli_log.info("claude: %s", line)

@@ -1,0 +1,92 @@
+"""What ``claudeops run`` shows: a live line on a terminal, silence from cron, JSON on request.
+
+Cron mails whatever a job prints, so a healthy scheduled run prints nothing at all and a
+problem prints exactly one line per session on stderr. A person at a terminal gets a live line
+per session (tier, model, turns, tool calls, markers) drawn with rich on stderr, then a summary
+line, and stdout stays free for ``--json``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+from claudeops.session import Session
+from claudeops.session_run import SessionReport
+from claudeops.stream import StreamState
+
+STATUS_STYLE = {"completed": "green", "escalated": "yellow", "failed": "red", "interrupted": "red"}
+
+
+def summary_line(report: SessionReport) -> str:
+    """One line per finished session, for people and for cron mail alike."""
+    parts = [f"session #{report.session_id}", f"tier {report.tier}", report.model or "?", report.status]
+    if report.num_turns is not None:
+        parts.append(f"{report.num_turns} turns")
+    parts.append(f"{report.tool_calls} tool calls")
+    parts.append(f"{report.markers_recorded} markers")
+    if report.cost_usd is not None:
+        parts.append(f"${report.cost_usd:.4f}")
+    if report.duration_ms is not None:
+        parts.append(f"{report.duration_ms / 1000:.1f} s")
+    line = " · ".join(parts)
+    if report.reason:
+        line += f": {report.reason}"
+    if report.escalation_requested and report.escalation_note:
+        line += f" (escalation suppressed: {report.escalation_note})"
+    return line
+
+
+def problem_line(report: SessionReport) -> str | None:
+    """The cron line for a session that needs attention, or ``None`` when it went fine."""
+    if report.status in ("failed", "interrupted"):
+        return f"claudeops: session #{report.session_id} (tier {report.tier}) {report.status}: {report.reason}"
+    if report.plugin_failures:
+        return (f"claudeops: session #{report.session_id} (tier {report.tier}) {report.status} with "
+                f"{len(report.plugin_failures)} plugin failure(s): {report.plugin_failures[0]}")
+    return None
+
+
+class LiveProgress:
+    """A :class:`~claudeops.session_run.RunObserver` drawing a live status line with rich."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        self.console = console or Console(stderr=True)
+        self._live: Live | None = None
+        self._started = time.monotonic()
+        self._session: Session | None = None
+        self._state = StreamState()
+
+    def session_started(self, session: Session) -> None:
+        self._session, self._state, self._started = session, StreamState(), time.monotonic()
+        self._live = Live(self._render(), console=self.console, transient=True, refresh_per_second=8)
+        self._live.start()
+
+    def session_progress(self, session: Session, state: StreamState) -> None:
+        self._state = state
+        if self._live is not None:
+            self._live.update(self._render())
+
+    def session_ended(self, report: SessionReport) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+        style = STATUS_STYLE.get(report.status, "")
+        self.console.print(Text(summary_line(report), style=style))
+
+    def _render(self) -> Text:
+        session, state = self._session, self._state
+        if session is None:
+            return Text("")
+        model = state.model or session.model
+        elapsed = time.monotonic() - self._started
+        text = Text.assemble(
+            ("● ", "cyan"), f"session #{session.id} · tier {session.tier} · {model} · ",
+            f"{state.turns} turns · {state.tool_calls} tool calls · {session.markers_recorded} markers · ",
+            f"{elapsed:.0f} s")
+        if session.dry_run:
+            text.append(" · dry run", style="yellow")
+        return text

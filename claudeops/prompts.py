@@ -1,0 +1,71 @@
+"""Tier prompts: the user prompt of a session, with every marker type's section appended.
+
+The prompt file says what a tier is for; the marker sections (memory, events, cooldowns,
+escalation, …) come from the plugins that handle the markers, so a plugin that adds a marker
+teaches it in every tier without anyone editing the prompt files, and a disabled plugin's
+section disappears with it.
+
+Lookup order for a tier's file: an absolute ``prompt`` path as given; else ``prompts_dir``
+(when set and the file is there); else the prompts shipped with claudeops — inside the wheel at
+``claudeops/_shipped/prompts`` (pyproject force-includes them), or ``<repo>/prompts`` in a
+source checkout.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import claudeops
+from claudeops.config import Config, ConfigError
+from claudeops.markers import MarkerRegistry
+
+PACKAGED_PROMPTS = Path(claudeops.__file__).parent / "_shipped" / "prompts"
+SOURCE_PROMPTS = Path(claudeops.__file__).parent.parent / "prompts"
+
+
+class PromptError(ConfigError):
+    """A tier prompt cannot be found or read (a configuration problem, one line)."""
+
+
+def shipped_prompts_dir() -> Path:
+    """Where the prompts that come with claudeops are, for a wheel or a source checkout."""
+    return PACKAGED_PROMPTS if PACKAGED_PROMPTS.is_dir() else SOURCE_PROMPTS
+
+
+def tier_prompt_path(config: Config, tier: int) -> Path:
+    """The file that holds ``tier``'s prompt, following the documented lookup order."""
+    name = config.tier(tier).prompt
+    given = Path(name).expanduser()
+    if given.is_absolute():
+        if not given.is_file():
+            raise PromptError(f"tier{tier}.prompt: {given} not found")
+        return given
+    candidates = []
+    if config.core.prompts_dir:
+        candidates.append(Path(config.core.prompts_dir).expanduser() / name)
+    candidates.append(shipped_prompts_dir() / name)
+    for path in candidates:
+        if path.is_file():
+            return path
+    looked = ", ".join(str(path.parent) for path in candidates)
+    raise PromptError(f"tier{tier}.prompt: {name} not found in {looked}")
+
+
+def read_tier_prompt(config: Config, tier: int) -> str:
+    path = tier_prompt_path(config, tier)
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PromptError(f"tier{tier}.prompt: cannot read {path}: {exc}") from None
+
+
+def compose_prompt(body: str, markers: MarkerRegistry) -> str:
+    """``body`` followed by every registered marker type's section, in registration order."""
+    parts = [body.strip(), *(section.strip() for section in markers.prompt_sections())]
+    return "\n\n".join(part for part in parts if part)
+
+
+def load_tier_prompt(config: Config, tier: int, markers: MarkerRegistry, override: str | None = None) -> str:
+    """The user prompt for a session of ``tier``; ``override`` replaces the file's text only."""
+    body = override if override is not None else read_tier_prompt(config, tier)
+    return compose_prompt(body, markers)

@@ -1,0 +1,372 @@
+"""Replay: a recorded stream-json session fed through the real SDK instead of the CLI.
+
+:class:`ReplayTransport` stands in for the Claude Code CLI behind ``claude_agent_sdk.query``:
+it answers the SDK's ``initialize`` request itself, waits for the user prompt, then yields the
+recorded frames, so the SDK's own parser and the whole runner (hooks, markers, session row,
+transcript) run exactly as in a live session. Recorded ``control_response``/``control_request``
+frames are dropped: they belonged to the recorded process's conversation with its SDK.
+
+The tool gate is live during a replay: before yielding a recorded ``tool_use`` the transport
+asks the SDK's ``PreToolUse`` hook, as the CLI would, and when the hook denies the call the
+recorded tool result is replaced by the denial the model would have seen. So a recording
+replayed in dry run, or against today's cooldowns, shows what would be refused.
+
+:func:`script_to_stream` builds frames in the CLI's shapes from a short script, for tests,
+examples and benchmarks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import re
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+from claude_agent_sdk import Transport
+from claude_agent_sdk._errors import ProcessError
+
+HOOK_ANSWER_TIMEOUT = 60.0
+_PROMPTED: dict[str, Any] = {"type": "_prompted"}
+"""Queued by :meth:`ReplayTransport.write` when the user prompt arrives: playback may start."""
+_CONTROL_FRAMES = frozenset({"control_response", "control_request", "control_cancel_request"})
+
+
+class ReplayError(Exception):
+    """A recording cannot be used; the message names the file and line."""
+
+
+def load_recording(path: Path) -> list[dict[str, Any]]:
+    """The frames of a stream-json file, without the recorded control frames."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReplayError(f"{path}: cannot read recording: {exc}") from None
+    frames = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            frame = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
+        if not isinstance(frame, dict) or "type" not in frame:
+            raise ReplayError(f"{path}:{number}: not a stream-json frame (no \"type\")")
+        if frame["type"] not in _CONTROL_FRAMES:
+            frames.append(frame)
+    if not any(frame["type"] == "result" for frame in frames):
+        raise ReplayError(f"{path}: recording has no result frame; was the session cut short?")
+    return frames
+
+
+@dataclass
+class _HookMatcher:
+    pattern: str | None
+    callback_ids: list[str]
+
+    def matches(self, tool_name: str) -> bool:
+        if self.pattern in (None, "", "*"):
+            return True
+        return re.fullmatch(self.pattern, tool_name) is not None
+
+
+class ReplayTransport(Transport):
+    """Plays ``frames`` back to the SDK as if the CLI printed them.
+
+    ``exit_code`` imitates the CLI exiting non-zero after the last frame (as it does after an
+    error result), which the SDK turns into ``ResultError``.
+    """
+
+    def __init__(self, frames: Sequence[dict[str, Any]], *, exit_code: int | None = None) -> None:
+        self._frames = [copy.deepcopy(frame) for frame in frames]
+        self._exit_code = exit_code
+        self._send, self._receive = anyio.create_memory_object_stream[dict[str, Any]](100)
+        self._prompted = False
+        self._answers: dict[str, dict[str, Any]] = {}
+        self._answered: dict[str, anyio.Event] = {}
+        self._pre_tool_use: list[_HookMatcher] = []
+        self._denied: dict[str, str] = {}
+        self._ready = False
+        self._stopped = False
+        self.written: list[dict[str, Any]] = []
+
+    async def connect(self) -> None:
+        self._ready = True
+
+    async def write(self, data: str) -> None:
+        for line in data.splitlines():
+            if line.strip():
+                await self._handle_written(json.loads(line))
+
+    async def _handle_written(self, frame: dict[str, Any]) -> None:
+        self.written.append(frame)
+        kind = frame.get("type")
+        if kind == "control_request":
+            request = frame.get("request", {})
+            if request.get("subtype") == "initialize":
+                self._remember_hooks(request.get("hooks") or {})
+                answer = {"commands": [], "models": [], "account": {}, "hook_on_failure_supported": True}
+            else:
+                answer = {}
+            await self._queue({"type": "control_response", "response": {
+                "subtype": "success", "request_id": frame["request_id"], "response": answer}})
+        elif kind == "control_response":
+            response = frame.get("response", {})
+            request_id = response.get("request_id")
+            if request_id in self._answered:
+                self._answers[request_id] = response
+                self._answered[request_id].set()
+        elif kind == "user" and not self._prompted:
+            self._prompted = True
+            await self._queue(_PROMPTED)
+
+    async def _queue(self, frame: dict[str, Any]) -> None:
+        """Hand a frame to :meth:`read_messages`; after a stop there is nobody left to read it."""
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+            await self._send.send(frame)
+
+    def _remember_hooks(self, hooks: dict[str, Any]) -> None:
+        for matcher in hooks.get("PreToolUse") or []:
+            self._pre_tool_use.append(_HookMatcher(matcher.get("matcher"), list(matcher.get("hookCallbackIds", []))))
+
+    async def read_messages(self) -> AsyncIterator[dict[str, Any]]:  # type: ignore[override]
+        """Answers to the SDK's requests until the prompt arrives, then the recording.
+
+        Before each recorded tool use the tool gate is asked (a ``hook_callback`` request the SDK
+        answers through :meth:`write`), exactly where the CLI would ask it.
+        """
+        try:
+            while (frame := await self._receive.receive()) is not _PROMPTED:
+                yield frame
+        except anyio.EndOfStream:
+            return
+        for frame in self._frames:
+            while (queued := self._queued()) is not None:
+                yield queued
+            if self._stopped:
+                return
+            if frame.get("type") == "assistant":
+                for block in _tool_uses(frame):
+                    for callback_id in self._callbacks_for(str(block.get("name", ""))):
+                        request_id = f"replay_hook_{uuid.uuid4().hex[:12]}"
+                        self._answered[request_id] = anyio.Event()
+                        yield _hook_request(request_id, callback_id, block, frame.get("session_id", ""))
+                        reason = await self._denial(request_id)
+                        if reason is not None:
+                            self._denied[str(block.get("id", ""))] = reason
+                            break
+            elif frame.get("type") == "user":
+                self._apply_denials(frame)
+            yield frame
+        if self._exit_code and not self._stopped:
+            raise ProcessError("Command failed", exit_code=self._exit_code, stderr="replayed exit")
+
+    def _queued(self) -> dict[str, Any] | None:
+        try:
+            frame = self._receive.receive_nowait()
+        except (anyio.WouldBlock, anyio.EndOfStream, anyio.ClosedResourceError):
+            return None
+        return None if frame is _PROMPTED else frame
+
+    def _callbacks_for(self, tool_name: str) -> list[str]:
+        return [callback_id for matcher in self._pre_tool_use if matcher.matches(tool_name)
+                for callback_id in matcher.callback_ids]
+
+    async def _denial(self, request_id: str) -> str | None:
+        """Wait for the SDK's answer to a hook request; the deny reason, or ``None`` to allow."""
+        with anyio.fail_after(HOOK_ANSWER_TIMEOUT):
+            await self._answered[request_id].wait()
+        del self._answered[request_id]
+        response = self._answers.pop(request_id, {})
+        if response.get("subtype") != "success":
+            return None
+        specific = (response.get("response") or {}).get("hookSpecificOutput") or {}
+        if specific.get("permissionDecision") == "deny":
+            return str(specific.get("permissionDecisionReason") or "denied by a PreToolUse hook")
+        return None
+
+    def _apply_denials(self, frame: dict[str, Any]) -> None:
+        """Replace recorded results of denied tool calls with the denial, as the CLI reports it."""
+        content = frame.get("message", {}).get("content")
+        if not isinstance(content, list):
+            return
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                reason = self._denied.pop(block.get("tool_use_id", ""), None)
+                if reason is not None:
+                    block["content"] = reason
+                    block["is_error"] = True
+                    frame["tool_use_result"] = f"Error: {reason}"
+
+    async def close(self) -> None:
+        self._stopped = True
+        self._ready = False
+        self._send.close()
+        for event in self._answered.values():
+            event.set()
+
+    def is_ready(self) -> bool:
+        return self._ready
+
+    async def end_input(self) -> None:
+        """Nothing to close: the recording plays to its end regardless of stdin."""
+
+    def stop_now(self) -> None:
+        self._stopped = True
+        self._send.close()
+
+
+def _tool_uses(frame: dict[str, Any]) -> list[dict[str, Any]]:
+    content = frame.get("message", {}).get("content", [])
+    return [block for block in content if isinstance(block, dict) and block.get("type") == "tool_use"]
+
+
+def _hook_request(request_id: str, callback_id: str, block: dict[str, Any], session_id: str) -> dict[str, Any]:
+    """The ``hook_callback`` request the CLI sends before running a tool."""
+    hook_input = {"session_id": session_id, "transcript_path": "", "cwd": "", "permission_mode": "default",
+                  "hook_event_name": "PreToolUse", "tool_name": block.get("name"),
+                  "tool_input": block.get("input", {}), "tool_use_id": block.get("id")}
+    return {"type": "control_request", "request_id": request_id, "request": {
+        "subtype": "hook_callback", "callback_id": callback_id, "input": hook_input,
+        "tool_use_id": block.get("id")}}
+
+
+class ReplaySource:
+    """A transport factory that serves one recording per session of a chain, in order."""
+
+    def __init__(self, recordings: Sequence[Path | Sequence[dict[str, Any]]]) -> None:
+        self._recordings = list(recordings)
+        self.used = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self._recordings) - self.used
+
+    def __call__(self, tier: int) -> ReplayTransport:
+        if self.remaining <= 0:
+            raise ReplayError(f"no recording left to replay for tier {tier}")
+        recording = self._recordings[self.used]
+        self.used += 1
+        frames = load_recording(recording) if isinstance(recording, Path) else list(recording)
+        return ReplayTransport(frames)
+
+
+# --------------------------------------------------------------------------- scripted sessions
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call of a script: what the model asked for and what the tool printed."""
+
+    name: str
+    input: dict[str, Any]
+    output: str | list[dict[str, Any]] = ""
+    is_error: bool = False
+
+
+def bash(command: str, output: str = "", *, is_error: bool = False) -> ToolCall:
+    """A scripted Bash call, the most common tool of an ops session."""
+    return ToolCall("Bash", {"command": command, "description": command[:60]}, output, is_error)
+
+
+@dataclass
+class _Ids:
+    """Deterministic identifiers, so generated recordings are stable across runs."""
+
+    seed: str
+    counter: int = 0
+
+    def next(self, prefix: str = "") -> str:
+        self.counter += 1
+        return prefix + str(uuid.uuid5(uuid.NAMESPACE_URL, f"{self.seed}/{self.counter}"))
+
+
+@dataclass
+class _Scripted:
+    ids: _Ids
+    session_id: str
+    model: str
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    turns: int = 0
+    message_id: str | None = None
+    last_text: str = ""
+
+    def assistant(self, block: dict[str, Any]) -> None:
+        if self.message_id is None:
+            self.message_id = "msg_" + self.ids.next().replace("-", "")[:24]
+            self.turns += 1
+        self.frames.append({"type": "assistant", "message": {
+            "id": self.message_id, "type": "message", "role": "assistant", "model": self.model,
+            "content": [block], "stop_reason": None, "stop_sequence": None,
+            "usage": {"input_tokens": 1200, "output_tokens": 60, "cache_creation_input_tokens": 0,
+                      "cache_read_input_tokens": 0}},
+            "parent_tool_use_id": None, "session_id": self.session_id, "uuid": self.ids.next()})
+
+    def tool_result(self, tool_id: str, call: ToolCall) -> None:
+        self.message_id = None
+        output = call.output
+        raw = {"stdout": output, "stderr": "", "interrupted": False, "isImage": False} if isinstance(
+            output, str) else output
+        self.frames.append({"type": "user", "message": {"role": "user", "content": [
+            {"tool_use_id": tool_id, "type": "tool_result", "content": output, "is_error": call.is_error}]},
+            "parent_tool_use_id": None, "session_id": self.session_id, "uuid": self.ids.next(),
+            "tool_use_result": f"Error: {output}" if call.is_error else raw})
+
+
+def script_to_stream(steps: Sequence[str | ToolCall], *, model: str = "claude-haiku-4-5",
+                     session_id: str | None = None, cost_usd: float = 0.0042, seed: str = "claudeops",
+                     subtype: str = "success", is_error: bool = False, api_error_status: int | None = None,
+                     errors: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Stream-json frames for a scripted session: init, assistant text/tool use, tool results, result.
+
+    A ``str`` step is a text block the model writes; a :class:`ToolCall` is a tool use followed
+    by its result. Consecutive steps before a tool result belong to one API response (the CLI
+    emits one assistant message per content block, sharing the message id), as in real output.
+    """
+    ids = _Ids(seed)
+    session_id = session_id or ids.next()
+    script = _Scripted(ids, session_id, model)
+    script.frames.append({"type": "system", "subtype": "init", "cwd": "/var/lib/claudeops/work",
+                          "session_id": session_id, "tools": ["Bash", "Read", "Grep", "Glob", "WebFetch"],
+                          "mcp_servers": [], "model": model, "permissionMode": "default",
+                          "apiKeySource": "ANTHROPIC_API_KEY", "claude_code_version": "2.1.330",
+                          "uuid": ids.next()})
+    for step in steps:
+        if isinstance(step, ToolCall):
+            tool_id = "toolu_" + ids.next().replace("-", "")[:20]
+            script.assistant({"type": "tool_use", "id": tool_id, "name": step.name, "input": step.input})
+            script.tool_result(tool_id, step)
+        else:
+            script.assistant({"type": "text", "text": step})
+            script.last_text = step
+    script.frames.append(_result_frame(script, cost_usd, subtype, is_error, api_error_status, list(errors)))
+    return script.frames
+
+
+def _result_frame(script: _Scripted, cost_usd: float, subtype: str, is_error: bool,
+                  api_error_status: int | None, errors: list[str]) -> dict[str, Any]:
+    frame: dict[str, Any] = {
+        "type": "result", "subtype": subtype, "is_error": is_error, "duration_ms": 1500 * max(script.turns, 1),
+        "duration_api_ms": 1200 * max(script.turns, 1), "num_turns": max(script.turns, 1),
+        "session_id": script.session_id, "result": script.last_text, "stop_reason": "end_turn",
+        "total_cost_usd": cost_usd,
+        "usage": {"input_tokens": 1200 * script.turns, "output_tokens": 60 * script.turns},
+        "modelUsage": {script.model: {"inputTokens": 1200 * script.turns, "outputTokens": 60 * script.turns,
+                                      "costUSD": cost_usd}},
+        "permission_denials": [], "terminal_reason": "completed" if not is_error else "api_error",
+        "api_error_status": api_error_status, "uuid": script.ids.next()}
+    if errors:
+        frame["errors"] = errors
+    return frame
+
+
+class ScriptTransport(ReplayTransport):
+    """A replay of :func:`script_to_stream` frames: ``ScriptTransport(["text", bash("ls", "out")])``."""
+
+    def __init__(self, steps: Sequence[str | ToolCall], *, exit_code: int | None = None, **script: Any) -> None:
+        super().__init__(script_to_stream(steps, **script), exit_code=exit_code)

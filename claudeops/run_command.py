@@ -1,0 +1,121 @@
+"""``claudeops run``: the command cron starts. Thin: flags → config overrides → the runner."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from claudeops.app import App
+from claudeops.cli import pass_app
+from claudeops.config import ConfigError, tier_section
+from claudeops.lock import LockHeld
+from claudeops.progress import LiveProgress, problem_line
+from claudeops.replay import ReplayError, ReplaySource, load_recording
+from claudeops.runner import EXIT_FAILED, EXIT_LOCKED, EXIT_USAGE, RunRequest, execute
+from claudeops.store import StoreError
+
+RUN_HELP = """Run one agent session of tier N, and the next tiers if it escalates.
+
+\b
+Tier 1 observes, tier 2 investigates and may restart, tier 3 may redeploy; the
+model, tools and limits of each come from [tierN] in config.toml (flags below
+override them for the starting tier). A session that writes "[ESCALATE] reason"
+is followed by a session of the next tier (up to max_tier) that gets its reason,
+final report and events.
+
+\b
+From cron nothing is printed when all goes well; a failed or interrupted session
+prints one line on stderr. On a terminal a live progress line is shown.
+
+\b
+--replay FILE feeds a recorded stream-json session (what `claude -p
+--output-format stream-json --verbose` prints, or a session transcript from
+<state_dir>/transcripts/) through the whole pipeline instead of the model: no
+credentials or network needed. Give --replay once per tier to replay an
+escalation (the first file is tier N, the next one tier N+1, ...); without a
+recording for the next tier the escalation is recorded as suppressed.
+
+\b
+Exit codes: 0 every session completed or escalated; 1 a session failed;
+2 usage or configuration error; 75 another run holds the lock (try later);
+130 interrupted (SIGTERM/SIGINT; the session is recorded as interrupted).
+
+\b
+Examples:
+  claudeops run --tier 1                       # the cron job
+  claudeops run --tier 1 --dry-run             # nothing mutating runs, no escalation
+  claudeops run --replay examples/sessions/healthy-tier1.jsonl
+  claudeops run --replay examples/sessions/escalate-tier1.jsonl \\
+                --replay examples/sessions/escalated-tier2.jsonl --json
+"""
+
+
+@click.command("run", help=RUN_HELP)
+@click.option("--tier", type=click.IntRange(1, 3), default=1, show_default=True,
+              help="Tier of the first session (1 observe, 2 investigate, 3 remediate).")
+@click.option("--replay", "replays", multiple=True, metavar="FILE",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Replay a recorded stream-json session instead of calling the model; repeat per tier.")
+@click.option("--no-escalate", is_flag=True, help="Never start the next tier, even when the session asks.")
+@click.option("--dry-run", is_flag=True,
+              help="Refuse mutating tool calls and suppress escalation (default: dry_run from config).")
+@click.option("--model", metavar="NAME", help="Model for the starting tier (overrides tierN.model).")
+@click.option("--max-turns", type=click.IntRange(min=1), metavar="N", help="Overrides tierN.max_turns.")
+@click.option("--max-budget-usd", type=click.FloatRange(min=0), metavar="USD",
+              help="Overrides tierN.max_budget_usd (0: no budget limit).")
+@click.option("--timeout", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="Wall-clock limit of the starting session (overrides tierN.timeout_seconds; 0: none).")
+@click.option("--trigger", metavar="LABEL",
+              help="Why this run started, stored on the session (default: scheduled; replay with --replay; "
+                   "manual on a terminal).")
+@click.option("--prompt", metavar="TEXT", help="Use TEXT instead of the tier prompt file (marker sections "
+                                               "are still appended).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary of every session on stdout.")
+@pass_app
+def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: bool, dry_run: bool,
+                model: str | None, max_turns: int | None, max_budget_usd: float | None, timeout: float | None,
+                trigger: str | None, prompt: str | None, as_json: bool) -> None:
+    section = tier_section(tier)
+    for key, value in (("model", model), ("max_turns", max_turns), ("max_budget_usd", max_budget_usd),
+                       ("timeout_seconds", timeout)):
+        app.config.override(f"{section}.{key}", value)
+    interactive = sys.stderr.isatty()
+    try:
+        recordings = [load_recording(path) for path in replays]
+    except ReplayError as exc:
+        _exit_with(str(exc), EXIT_USAGE)
+    request = RunRequest(
+        tier=tier, trigger=trigger or _default_trigger(bool(replays), interactive), escalate=not no_escalate,
+        dry_run=True if dry_run else None, prompt=prompt,
+        transport_factory=ReplaySource(recordings) if recordings else None,
+        observer=LiveProgress() if interactive else None)
+    try:
+        result = execute(app, request)
+    except LockHeld as exc:
+        _exit_with(str(exc), EXIT_LOCKED)
+    except ConfigError as exc:
+        _exit_with(str(exc), EXIT_USAGE)
+    except StoreError as exc:
+        _exit_with(str(exc), EXIT_FAILED)
+    if as_json:
+        click.echo(json.dumps(result.as_dict(), indent=2))
+    if not interactive:
+        for report in result.sessions:
+            if (line := problem_line(report)) is not None:
+                click.echo(line, err=True)
+    click.get_current_context().exit(result.exit_code)
+
+
+def _default_trigger(replaying: bool, interactive: bool) -> str:
+    if replaying:
+        return "replay"
+    return "manual" if interactive else "scheduled"
+
+
+def _exit_with(message: str, code: int) -> NoReturn:
+    click.echo(f"claudeops: error: {message}", err=True)
+    raise click.exceptions.Exit(code)

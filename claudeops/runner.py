@@ -1,0 +1,204 @@
+"""The runner: the first session, then the escalated ones, under one lock, with signals handled.
+
+``claudeops run`` calls :func:`execute`; tests and the ``run_scripted_session`` fixture call
+:func:`run_chain` (store already open, no lock); async callers use :func:`run_session_chain`.
+
+Escalation: a session that wrote ``[ESCALATE] reason`` is followed by a session of the next
+tier, with a handoff (reason, final text, the events it recorded) in its system prompt, unless
+escalation is off (``--no-escalate``), the run is a dry run, the next tier is above
+``max_tier``, the run was interrupted, or (replaying) no recording is left for it. A
+suppressed escalation is recorded as an event saying why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from claudeops.app import App
+from claudeops.clock import Clock, utc_now
+from claudeops.config import TIER_DEFAULTS
+from claudeops.lock import RunLock
+from claudeops.prompts import tier_prompt_path
+from claudeops.replay import ReplaySource
+from claudeops.session import Handoff, Session
+from claudeops.session_run import RunObserver, RunSettings, SessionPlan, SessionReport, SessionRun, TransportFactory
+from claudeops.sessions import interrupt_abandoned_sessions
+
+log = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_LOCKED = 75  # EX_TEMPFAIL: "try again later", which is exactly the situation
+EXIT_INTERRUPTED = 130
+TOP_TIER = max(TIER_DEFAULTS)
+
+
+@dataclass
+class RunRequest:
+    """What to run. ``transport_factory=None`` runs the real Claude Code CLI."""
+
+    tier: int = 1
+    trigger: str = "scheduled"
+    escalate: bool = True
+    dry_run: bool | None = None  # None: the config's dry_run
+    prompt: str | None = None  # replaces the tier prompt file's text; marker sections still follow
+    transport_factory: TransportFactory | None = None
+    clock: Clock = utc_now
+    observer: RunObserver | None = None
+
+    @classmethod
+    def replaying(cls, recordings: Sequence[Path | Sequence[dict[str, Any]]], **fields: Any) -> RunRequest:
+        """A request that replays ``recordings``, one per session of the chain, in order."""
+        fields.setdefault("trigger", "replay")
+        return cls(transport_factory=ReplaySource(recordings), **fields)
+
+
+@dataclass
+class ChainResult:
+    """Every session of the run, first to last, and the exit code they add up to."""
+
+    sessions: list[SessionReport] = field(default_factory=list)
+    interrupted: bool = False
+
+    @property
+    def exit_code(self) -> int:
+        if self.interrupted or any(report.status == "interrupted" for report in self.sessions):
+            return EXIT_INTERRUPTED
+        if any(report.status == "failed" for report in self.sessions):
+            return EXIT_FAILED
+        return EXIT_OK
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"exit_code": self.exit_code, "sessions": [report.as_dict() for report in self.sessions]}
+
+
+class SessionChain:
+    """Runs sessions until one does not escalate; :meth:`interrupt` stops the current one."""
+
+    def __init__(self, app: App, request: RunRequest) -> None:
+        self.app = app
+        self.request = request
+        self.result = ChainResult()
+        self.current: SessionRun | None = None
+        dry_run = app.config.core.dry_run if request.dry_run is None else request.dry_run
+        self.settings = RunSettings(dry_run, request.prompt, request.transport_factory, request.clock,
+                                    request.observer)
+
+    async def run(self) -> ChainResult:
+        plan: SessionPlan | None = SessionPlan(self.request.tier, self.request.trigger)
+        while plan is not None and not self.result.interrupted:
+            self.current = SessionRun(self.app, self.settings, plan)
+            report = await self.current.execute(self.escalation_blocker)
+            self.result.sessions.append(report)
+            plan = self._next(report)
+        self.current = None
+        return self.result
+
+    def interrupt(self, reason: str) -> None:
+        """A signal arrived: stop the running session (recorded ``interrupted``) and start no other."""
+        self.result.interrupted = True
+        if self.current is not None:
+            self.current.stop("interrupted", reason)
+
+    def escalation_blocker(self, session: Session) -> str | None:
+        """Why ``session``'s escalation request will not start the next tier, or ``None``."""
+        next_tier = session.tier + 1
+        if not self.request.escalate:
+            return "escalation is off (--no-escalate)"
+        if session.dry_run:
+            return "dry run"
+        if self.result.interrupted:
+            return "the run was interrupted"
+        if next_tier > min(self.app.config.core.max_tier, TOP_TIER):
+            return f"max_tier is {self.app.config.core.max_tier}"
+        factory = self.request.transport_factory
+        if isinstance(factory, ReplaySource) and factory.remaining <= 0:
+            return f"no recording left to replay for tier {next_tier}"
+        return None
+
+    def _next(self, report: SessionReport) -> SessionPlan | None:
+        if report.escalation_requested is None or report.escalation_note is not None:
+            return None
+        if report.status not in ("escalated", "failed"):
+            return None
+        events = tuple(_describe(event) for event in report.events)
+        handoff = Handoff(report.session_id, report.tier, report.escalation_requested, report.result_text or "",
+                          events)
+        return SessionPlan(report.tier + 1, "escalation", report.session_id, handoff)
+
+
+def _describe(event: Any) -> str:
+    service = f" {event.service}:" if event.service else ""
+    return f"[{event.level}]{service} {event.message}"
+
+
+async def run_session_chain(app: App, request: RunRequest, *,
+                            on_chain: Callable[[SessionChain], None] = lambda chain: None) -> ChainResult:
+    """Run ``request`` (store open, no lock taken); ``on_chain`` receives the chain for signals."""
+    chain = SessionChain(app, request)
+    on_chain(chain)
+    return await chain.run()
+
+
+def run_chain(app: App, request: RunRequest) -> list[SessionReport]:
+    """Synchronous :func:`run_session_chain` for tests and fixtures (store open, no lock)."""
+    return asyncio.run(run_session_chain(app, request)).sessions
+
+
+def check_prompts(app: App, request: RunRequest) -> None:
+    """Fail before any row exists when a prompt file the run may need is missing (PromptError)."""
+    if request.prompt is not None:
+        return
+    last = min(app.config.core.max_tier, TOP_TIER) if request.escalate else request.tier
+    for tier in range(request.tier, max(last, request.tier) + 1):
+        tier_prompt_path(app.config, tier)
+
+
+def execute(app: App, request: RunRequest) -> ChainResult:
+    """The whole ``claudeops run``: lock, store, abandoned rows, the chain with signals handled.
+
+    Raises :class:`~claudeops.lock.LockHeld` when another run is active, ``ConfigError``
+    (``PromptError``) and ``StoreError`` for problems found before any session starts.
+    """
+    check_prompts(app, request)
+    with RunLock(app.state_dir):
+        app.open_store()
+        abandoned = interrupt_abandoned_sessions()
+        if abandoned:
+            log.warning("marked %d session(s) left running by a process that died as interrupted", abandoned)
+        return asyncio.run(_with_signals(app, request))
+
+
+async def _with_signals(app: App, request: RunRequest) -> ChainResult:
+    """Run the chain; SIGTERM and SIGINT stop the current session and end the run as interrupted."""
+    loop = asyncio.get_running_loop()
+    installed = []
+    chain_box: list[SessionChain] = []
+
+    def on_signal(signame: str) -> None:
+        if chain_box:
+            chain_box[0].interrupt(f"interrupted by {signame}")
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(signum, on_signal, signal.Signals(signum).name)
+            installed.append(signum)
+        except (ValueError, RuntimeError, NotImplementedError):
+            log.debug("cannot handle %s outside the main thread", signum)
+    try:
+        return await run_session_chain(app, request, on_chain=chain_box.append)
+    finally:
+        for signum in installed:
+            loop.remove_signal_handler(signum)
+
+
+def run(app: App, request: RunRequest) -> int:
+    """:func:`execute` and return its exit code (for callers that only need that)."""
+    return execute(app, request).exit_code

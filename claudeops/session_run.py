@@ -1,0 +1,330 @@
+"""One session, start to finish: row, hooks, SDK options, the stream, the outcome.
+
+:class:`SessionRun` drives a single session through the Claude Agent SDK (the real CLI, or a
+replay transport standing in for it) and every hook; :mod:`claudeops.runner` strings sessions
+together when one escalates, and holds the entry points ``run`` / ``run_chain``.
+
+What must hold even when things go wrong:
+
+* the row is committed as ``running`` before anything can fail, and always ends in a final
+  status with a one-line reason, so a 3 a.m. failure is visible in the morning;
+* markers are committed as they arrive, so a timeout, a signal or a crash keeps them;
+* a timeout or a signal stops the CLI at once (SIGTERM to the child) instead of waiting out
+  the SDK's 5 s shutdown grace, then the session is recorded;
+* the tool gate fails closed: a plugin that crashes while judging a tool call denies the call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from contextlib import aclosing, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import anyio
+from claude_agent_sdk import Transport, query
+from claude_agent_sdk._internal.transport.subprocess_cli import SubprocessCLITransport
+
+from claudeops.app import App
+from claudeops.clock import to_timestamp
+from claudeops.dry_run import mutating_reason
+from claudeops.failures import exception_failure, result_failure
+from claudeops.hookcalls import PluginCalls
+from claudeops.hookspecs import hookimpl
+from claudeops.notable import NotableEvent
+from claudeops.options import build_options
+from claudeops.plugins import PluginError
+from claudeops.prompts import load_tier_prompt
+from claudeops.session import Handoff, Outcome, Session
+from claudeops.sessions import SessionRow, start_session_row
+from claudeops.store import db
+from claudeops.stream import StreamDispatcher, StreamState
+from claudeops.transcript import TeeTransport, TranscriptWriter, secret_literals
+
+log = logging.getLogger(__name__)
+
+TransportFactory = Callable[[int], Transport]
+"""Builds the transport for a session of the given tier (replay, scripts); ``None`` means the CLI."""
+
+STDERR_TAIL_LINES = 20
+
+
+class CLITransport(SubprocessCLITransport):
+    """The bundled Claude Code CLI, plus an immediate stop for timeouts and signals."""
+
+    def stop_now(self) -> None:
+        """SIGTERM the CLI now; ``_process`` is SDK-internal, which is why the SDK is pinned exactly."""
+        process = self._process
+        if process is not None and process.returncode is None:
+            with suppress(ProcessLookupError):
+                process.terminate()
+
+
+class RunObserver(Protocol):
+    """Someone watching a run live (the TTY progress display)."""
+
+    def session_started(self, session: Session) -> None: ...
+
+    def session_progress(self, session: Session, state: StreamState) -> None: ...
+
+    def session_ended(self, report: SessionReport) -> None: ...
+
+
+@dataclass(frozen=True)
+class SessionPlan:
+    """Which session to run next: the first of a run, or an escalated child."""
+
+    tier: int
+    trigger: str
+    parent_id: int | None = None
+    handoff: Handoff | None = None
+
+
+@dataclass(frozen=True)
+class SessionReport(Outcome):
+    """The outcome plus what identifies the session; what ``run --json`` prints per session."""
+
+    session_id: int = 0
+    tier: int = 1
+    model: str = ""
+    trigger: str = ""
+    parent_session_id: int | None = None
+    transcript_path: str | None = None
+    markers_recorded: int = 0
+    tool_calls: int = 0
+    tools_denied: int = 0
+    escalation_requested: str | None = None
+    escalation_note: str | None = None
+    plugin_failures: tuple[str, ...] = ()
+    events: tuple[NotableEvent, ...] = field(default=(), repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        fields = ("session_id", "tier", "model", "trigger", "parent_session_id", "status", "reason", "cost_usd",
+                  "num_turns", "duration_ms", "sdk_session_id", "transcript_path", "markers_recorded",
+                  "tool_calls", "tools_denied", "escalation_requested", "escalation_note", "plugin_failures")
+        data = {name: getattr(self, name) for name in fields}
+        data["plugin_failures"] = list(self.plugin_failures)
+        return data
+
+
+EscalationVerdict = Callable[[Session], "str | None"]
+"""Given a session that asked to escalate: ``None`` if the next tier will start, else why not."""
+
+
+class _EventCollector:
+    """Collects the notable events of one session, for the handoff to the next tier."""
+
+    def __init__(self, session_id: int) -> None:
+        self.session_id = session_id
+        self.events: list[NotableEvent] = []
+
+    @hookimpl
+    def record_event(self, event: NotableEvent) -> None:
+        if event.session_id == self.session_id:
+            self.events.append(event)
+
+
+@dataclass
+class RunSettings:
+    """The parts of a run request a single session needs."""
+
+    dry_run: bool
+    prompt: str | None
+    transport_factory: TransportFactory | None
+    clock: Callable[[], Any]
+    observer: RunObserver | None
+
+
+class SessionRun:
+    """One session: created, run, recorded. :meth:`stop` may be called at any time."""
+
+    def __init__(self, app: App, settings: RunSettings, plan: SessionPlan) -> None:
+        self.app = app
+        self.settings = settings
+        self.plan = plan
+        self.calls = PluginCalls(app.pm, strict=app.config.plugins.strict)
+        self.stopped: tuple[str, str] | None = None
+        self.denied = 0
+        self._scope = anyio.CancelScope()
+        self._transport: TeeTransport | None = None
+        self._stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
+        self.session: Session | None = None
+        self.transcript = Path()
+        self._started = time.monotonic()
+
+    def stop(self, status: str, reason: str) -> None:
+        """End the session now as ``status`` (interrupted, or failed on timeout)."""
+        if self.stopped is not None:
+            return
+        self.stopped = (status, reason)
+        log.info("stopping session: %s", reason)
+        if self._transport is not None:
+            self._transport.stop_now()
+        self._scope.cancel()
+
+    async def execute(self, verdict: EscalationVerdict) -> SessionReport:
+        session = self._start()
+        collector = _EventCollector(session.id)
+        self.app.pm.register(collector, name=f"claudeops.runner.events.{session.id}")
+        try:
+            if self.plan.handoff is not None:
+                _record_event(session, "warning", f"escalation started: tier {self.plan.handoff.from_tier} "
+                                     f"session #{self.plan.handoff.from_session_id} handed over to tier "
+                                     f"{session.tier}: {self.plan.handoff.reason}")
+            state, status, reason = await self._run(session)
+            return await self._finish(session, state, status, reason, verdict, collector)
+        finally:
+            self.app.pm.unregister(collector)
+
+    def _start(self) -> Session:
+        """Insert the ``running`` row and build the :class:`Session` hooks will see."""
+        tier_settings = self.app.config.tier(self.plan.tier)
+        clock = self.settings.clock
+        row = start_session_row(self.plan.tier, tier_settings.model, self.plan.trigger, self.plan.parent_id,
+                                to_timestamp(clock()))
+        self.transcript = self.app.state_dir / "transcripts" / f"{row.id}.jsonl"
+        with db.atomic():
+            SessionRow.update(transcript_path=str(self.transcript)).where(SessionRow.id == row.id).execute()
+        self.session = Session(id=row.id, tier=self.plan.tier, model=tier_settings.model, trigger=self.plan.trigger,
+                               config=self.app.config, hook=self.app.hook, parent_id=self.plan.parent_id,
+                               dry_run=self.settings.dry_run, handoff=self.plan.handoff, clock=clock)
+        if self.settings.observer is not None:
+            self.settings.observer.session_started(self.session)
+        return self.session
+
+    async def _run(self, session: Session) -> tuple[StreamState, str, str | None]:
+        """Hooks, options and the stream; returns the stream's state, status and reason."""
+        dispatcher = StreamDispatcher(session, self.app.markers, self.calls)
+        try:
+            await self.calls.each("before_session", session=session)
+            prompt = load_tier_prompt(self.app.config, session.tier, self.app.markers, self.settings.prompt)
+            options = build_options(session, pre_tool_use=self._pre_tool_use, stderr=self._log_stderr)
+            writer = TranscriptWriter(self.transcript, secret_literals())
+            inner = (self.settings.transport_factory(session.tier) if self.settings.transport_factory
+                     else CLITransport(prompt=prompt, options=options))
+            self._transport = TeeTransport(inner, writer)
+            error = await self._stream(session, prompt, options, dispatcher)
+        except Exception as exc:  # a plugin in strict mode, a prompt or transport problem
+            error = exc
+        return dispatcher.state, *self._verdict(dispatcher.state, error)
+
+    async def _stream(self, session: Session, prompt: str, options: Any,
+                      dispatcher: StreamDispatcher) -> Exception | None:
+        timeout = session.settings.timeout_seconds
+        timer = asyncio.get_running_loop().call_later(
+            timeout, self.stop, "failed", f"timeout after {timeout:g} s") if timeout > 0 else None
+        try:
+            with self._scope:
+                async with aclosing(query(prompt=prompt, options=options, transport=self._transport)) as stream:
+                    async for message in stream:
+                        await dispatcher.handle(message)
+                        if self.settings.observer is not None:
+                            self.settings.observer.session_progress(session, dispatcher.state)
+        except Exception as exc:
+            return exc
+        finally:
+            if timer is not None:
+                timer.cancel()
+        return None
+
+    def _verdict(self, state: StreamState, error: Exception | None) -> tuple[str, str | None]:
+        if self.stopped is not None:
+            return self.stopped
+        if state.result is not None and state.result.is_error:
+            return "failed", result_failure(state.result, state.api_error)
+        if error is not None:
+            if not isinstance(error, PluginError):
+                log.debug("session ended by an exception", exc_info=error)
+            return "failed", exception_failure(error, list(self._stderr))
+        if state.result is None:
+            return "failed", "the stream ended without a result (Claude Code stopped early)"
+        return "completed", None
+
+    async def _pre_tool_use(self, hook_input: Any, tool_use_id: str | None, context: Any) -> dict[str, Any]:
+        """The tool gate: dry run first, then every plugin's ``check_tool_use``; fails closed."""
+        session = self.session
+        assert session is not None
+        tool_name = str(hook_input.get("tool_name", ""))
+        tool_input = hook_input.get("tool_input") or {}
+        try:
+            reason = mutating_reason(tool_name, tool_input) if session.dry_run else None
+            if reason is not None:
+                _record_event(session, "info", f"{reason.split(';')[0]} (refused)")
+            else:
+                reason, failure = await self.calls.first("check_tool_use", session=session, tool_name=tool_name,
+                                                         tool_input=tool_input)
+                if failure is not None:
+                    reason = f"refused: the safety check failed ({failure}); do not retry this call"
+        except PluginError as exc:  # strict mode: deny, then end the session with the plugin's error
+            self.stop("failed", str(exc))
+            reason = f"refused: {exc}"
+        except Exception as exc:
+            log.error("tool gate failed for %s: %s: %s", tool_name, type(exc).__name__, exc)
+            reason = "refused: the tool gate failed; do not retry this call"
+        if reason is None:
+            return {}
+        self.denied += 1
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                       "permissionDecisionReason": str(reason)}}
+
+    def _log_stderr(self, line: str) -> None:
+        self._stderr.append(line)
+        logging.getLogger("claudeops.cli_stderr").info("claude: %s", line)
+
+    async def _finish(self, session: Session, state: StreamState, status: str, reason: str | None,
+                      verdict: EscalationVerdict, collector: _EventCollector) -> SessionReport:
+        """Decide escalation, record the row, tell ``after_session``, report."""
+        note = None
+        if session.escalation is not None and status in ("completed", "failed"):
+            note = verdict(session)
+            if note is not None:
+                _record_event(session, "info", f"escalation to tier {session.tier + 1} suppressed ({note}): "
+                                     f"{session.escalation.reason}")
+            elif status == "completed":
+                status = "escalated"
+        result = state.result
+        wall_ms = int((time.monotonic() - self._started) * 1000)
+        outcome = Outcome(status, reason, state.final_text or None,
+                          result.total_cost_usd if result else None, result.num_turns if result else None,
+                          result.duration_ms if result else wall_ms, state.sdk_session_id)
+        self._record_row(session, outcome, state)
+        if status == "failed":
+            _record_event(session, "critical", f"session failed: {reason}")
+        elif status == "interrupted":
+            _record_event(session, "warning", f"session interrupted: {reason}")
+        with suppress(PluginError):  # strict mode: logged and counted in calls.failures; the row is final
+            await self.calls.each("after_session", session=session, outcome=outcome)
+        report = SessionReport(
+            **dataclasses.asdict(outcome), session_id=session.id, tier=session.tier, model=state.model or session.model,
+            trigger=session.trigger, parent_session_id=session.parent_id,
+            transcript_path=str(self.transcript), markers_recorded=session.markers_recorded,
+            tool_calls=state.tool_calls, tools_denied=self.denied,
+            escalation_requested=session.escalation.reason if session.escalation else None,
+            escalation_note=note, plugin_failures=tuple(self.calls.failures), events=tuple(collector.events))
+        if self.settings.observer is not None:
+            self.settings.observer.session_ended(report)
+        return report
+
+    def _record_row(self, session: Session, outcome: Outcome, state: StreamState) -> None:
+        with db.atomic():
+            SessionRow.update(
+                status=outcome.status, ended_at=session.now(), cost_usd=outcome.cost_usd,
+                num_turns=outcome.num_turns, duration_ms=outcome.duration_ms, result=outcome.result_text,
+                sdk_session_id=outcome.sdk_session_id, error=outcome.reason, model=state.model or session.model,
+            ).where(SessionRow.id == session.id).execute()
+
+
+
+
+def _record_event(session: Session, level: str, message: str) -> None:
+    """Tell ``record_event`` implementations; their failure is logged, never the end of a session."""
+    try:
+        session.record_event(level, message)
+    except Exception as exc:
+        log.error("%s", exc if isinstance(exc, PluginError) else f"record_event failed: {exc}")

@@ -1,0 +1,109 @@
+"""The session's message stream: hooks for every message, markers from assistant text only.
+
+A single model response can reach us as several ``AssistantMessage``s (one per content block)
+and ``ResultMessage.result`` holds only the last text, so markers are taken from every
+``TextBlock`` of every ``AssistantMessage`` as it arrives. Tool results, user and system
+messages go to ``on_message`` observers and nowhere else: a marker printed by a tool (a log
+line, a web page) must never be stored as if the agent had written it.
+
+Each marker's handler runs (and commits) before the next block is looked at, so a session
+killed halfway keeps every marker it had already produced.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from claude_agent_sdk import AssistantMessage, ResultMessage, SystemMessage, TextBlock, ToolUseBlock
+
+from claudeops.hookcalls import PluginCalls
+from claudeops.markers import Candidate, MarkerRegistry
+from claudeops.plugins import await_me_maybe
+from claudeops.session import Session
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class StreamState:
+    """What the stream has told us so far: enough to fill the session row and the progress line."""
+
+    result: ResultMessage | None = None
+    sdk_session_id: str | None = None
+    model: str | None = None
+    turns: int = 0
+    tool_calls: int = 0
+    texts: list[str] = field(default_factory=list)
+    api_error: str | None = None
+    _message_ids: set[str] = field(default_factory=set)
+
+    @property
+    def final_text(self) -> str:
+        """The result's text, else the last text the model wrote."""
+        if self.result is not None and self.result.result:
+            return self.result.result
+        return self.texts[-1] if self.texts else ""
+
+
+class StreamDispatcher:
+    """Feeds one session's messages to the hooks and its assistant text to the marker registry."""
+
+    def __init__(self, session: Session, markers: MarkerRegistry, calls: PluginCalls) -> None:
+        self.session = session
+        self.markers = markers
+        self.calls = calls
+        self.state = StreamState()
+
+    async def handle(self, message: Any) -> None:
+        await self.calls.each("on_message", session=self.session, message=message)
+        if isinstance(message, AssistantMessage):
+            await self._assistant(message)
+        elif isinstance(message, SystemMessage) and message.subtype == "init":
+            self.state.sdk_session_id = message.data.get("session_id") or self.state.sdk_session_id
+            self.state.model = message.data.get("model") or self.state.model
+        elif isinstance(message, ResultMessage):
+            self.state.result = message
+            self.state.sdk_session_id = message.session_id or self.state.sdk_session_id
+
+    async def _assistant(self, message: AssistantMessage) -> None:
+        self._count_turn(message)
+        if message.error:
+            self.state.api_error = message.error
+        for block in message.content:
+            if isinstance(block, TextBlock):
+                await self.handle_text(block.text)
+            elif isinstance(block, ToolUseBlock):
+                self.state.tool_calls += 1
+
+    def _count_turn(self, message: AssistantMessage) -> None:
+        key = message.message_id or message.uuid or str(id(message))
+        if key not in self.state._message_ids:
+            self.state._message_ids.add(key)
+            self.state.turns += 1
+
+    async def handle_text(self, text: str) -> None:
+        """One text block the model wrote: observers first, then every marker in it, in order."""
+        self.state.texts.append(text)
+        await self.calls.each("on_assistant_text", session=self.session, text=text)
+        for candidate in self.markers.candidates(text):
+            await self._dispatch(candidate)
+
+    async def _dispatch(self, candidate: Candidate) -> None:
+        marker_type = candidate.marker_type
+        marker = candidate.parse()
+        try:
+            if marker is None:
+                if marker_type.on_malformed is not None:
+                    await await_me_maybe(marker_type.on_malformed(self.session, candidate.text))
+                else:
+                    log.warning("session #%s: ignored malformed %s marker: %s", self.session.id,
+                                marker_type.name, candidate.text[:200])
+                return
+            await await_me_maybe(marker_type.handler(self.session, marker))
+        except Exception as exc:
+            self.calls.fail(f"marker {marker_type.name} handler failed: {type(exc).__name__}: {exc}", exc)
+            return
+        self.session.markers_recorded += 1
+        await self.calls.each("on_marker", session=self.session, marker=marker)
