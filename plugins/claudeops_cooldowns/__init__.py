@@ -1,0 +1,66 @@
+"""Built-in plugin: remediation cooldowns, limits on restarting and redeploying a service.
+
+Protects a home lab from an agent that restarts a service in a loop. The agent reports each
+action with ``[COOLDOWN:<restart|redeployment>:<service>] <success|failure> — message``; tiers 2
+and 3 see every service's state in their prompt; and ``check_tool_use`` refuses Bash commands
+that would go over a limit (tier 1 may never restart anything), so the limits are enforced, not
+just advised.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from claudeops.hookspecs import hookimpl
+from claudeops.session import Session
+from claudeops_cooldowns.cli import cooldowns_group
+from claudeops_cooldowns.enforcement import check_tool
+from claudeops_cooldowns.marker import cooldown_marker_type
+from claudeops_cooldowns.models import MIGRATIONS
+from claudeops_cooldowns.prompt import COOLDOWN_ORDER, render_cooldown_section
+from claudeops_cooldowns.repository import cooldown_state, use_rules
+from claudeops_cooldowns.settings import CooldownSettings, rules_from, validate
+
+OWNER = "claudeops_cooldowns"
+SECTION = "cooldowns"
+PROMPT_TIERS = (2, 3)
+
+
+@hookimpl
+def register_settings(register):
+    register(SECTION, CooldownSettings)
+
+
+@hookimpl
+def configure(config):
+    settings = config.section(SECTION)
+    validate(settings)
+    use_rules(rules_from(settings))
+
+
+@hookimpl
+def register_migrations(register):
+    register(OWNER, MIGRATIONS)
+
+
+@hookimpl
+def register_marker_types(register):
+    register(cooldown_marker_type())
+
+
+@hookimpl
+def before_session(session: Session) -> None:
+    if session.tier in PROMPT_TIERS:
+        rules = rules_from(session.config.section(SECTION))
+        states = cooldown_state(session.clock(), rules)
+        session.add_prompt_section("cooldowns", render_cooldown_section(states, rules), COOLDOWN_ORDER)
+
+
+@hookimpl
+def check_tool_use(session: Session, tool_name: str, tool_input: dict[str, Any]) -> str | None:
+    return check_tool(session, tool_name, tool_input)
+
+
+@hookimpl
+def register_commands(cli):
+    cli.add_command(cooldowns_group)

@@ -1,0 +1,74 @@
+"""The ``[COOLDOWN:<restart|redeployment>:<service>] <success|failure> — message`` marker.
+
+Each one is stored the moment it is seen, so an action counts against the limit even if the
+session crashes right after it. Models vary the spelling, so the action, the outcome and the
+separator are read leniently; anything else is reported and ignored rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from claudeops.markers import Marker, MarkerType
+from claudeops.session import Session
+from claudeops_cooldowns.repository import record_action
+from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART
+
+log = logging.getLogger(__name__)
+
+COOLDOWN_PATTERN = re.compile(
+    r"\[COOLDOWN:(?P<action>[^:\]]+):(?P<service>[^:\]]+)\][ \t]*(?P<outcome>[A-Za-z]+)"
+    r"(?:[ \t]*(?:—|–|--|-|:)[ \t]*|[ \t]+|$)(?P<message>.*)",
+    re.IGNORECASE,
+)
+
+ACTION_WORDS = {
+    "restart": RESTART, "restarted": RESTART,
+    "redeployment": REDEPLOYMENT, "redeploy": REDEPLOYMENT, "redeployed": REDEPLOYMENT,
+}
+OUTCOME_WORDS = {
+    "success": True, "succeeded": True, "successful": True, "successfully": True, "ok": True,
+    "failure": False, "failed": False, "fail": False, "error": False,
+}
+
+PROMPT_SECTION = """\
+## Remediation records (cooldowns)
+
+Every restart or redeployment of a service counts towards that service's remediation limit.
+Right after each one you perform, whether it worked or not, record it on a line of its own in
+your reply (never inside a tool call):
+
+    [COOLDOWN:restart:<service>] success — <what you did and what you saw>
+    [COOLDOWN:redeployment:<service>] failure — <what you did and what went wrong>
+
+Examples:
+
+    [COOLDOWN:restart:jellyfin] success — docker restart jellyfin; healthy again after 60 s
+    [COOLDOWN:redeployment:nextcloud] failure — docker compose up -d nextcloud; migration failed
+
+Commands that would exceed a limit are refused before they run; the refusal says when the
+service may be touched again. Do not try to work around it: report the service with an event
+instead. Tier 1 never restarts or redeploys anything."""
+
+
+def cooldown_marker_type() -> MarkerType:
+    return MarkerType("COOLDOWN", COOLDOWN_PATTERN, PROMPT_SECTION, handle_cooldown, on_malformed=warn_malformed)
+
+
+def handle_cooldown(session: Session, marker: Marker) -> None:
+    """Store the action at the time the marker was seen."""
+    action_word, service, outcome_word, message = marker.groups
+    action = ACTION_WORDS.get((action_word or "").lower())
+    success = OUTCOME_WORDS.get((outcome_word or "").lower())
+    if action is None or success is None or not service:
+        warn_malformed(session, marker.text)
+        return
+    record_action(service=service, action=action, success=success, message=message or "", tier=session.tier,
+                  session_id=session.id, created_at=session.now())
+
+
+def warn_malformed(session: Session, text: str) -> None:
+    """A line that starts like a cooldown record but is not one: say so, store nothing."""
+    log.warning("session #%s: ignored malformed cooldown marker (expected [COOLDOWN:restart|redeployment:"
+                "<service>] success|failure — message): %.200s", session.id, text.strip())

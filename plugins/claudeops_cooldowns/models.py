@@ -1,0 +1,63 @@
+"""The ``cooldown_actions`` table: every restart and redeployment the agent reported."""
+
+from __future__ import annotations
+
+import peewee
+
+from claudeops.sessions import SessionRow
+from claudeops.store import BaseModel, Migration
+
+TABLE = "cooldown_actions"
+INDEXES = (
+    (("service", "action", "created_at"), False),  # the sliding-window count of one service
+    (("created_at", "id"), False),                 # the state of every service, the history
+)
+
+
+class CooldownActionRow(BaseModel):
+    """One remediation action. ``cleared_at`` is set when an operator resets the service: the
+    row stays as history but no longer counts towards the limit."""
+
+    id = peewee.AutoField()
+    service = peewee.TextField()
+    action = peewee.TextField()
+    success = peewee.BooleanField()
+    message = peewee.TextField()
+    tier = peewee.IntegerField(null=True)
+    session = peewee.ForeignKeyField(SessionRow, null=True, column_name="session_id", backref="+",
+                                     on_delete="SET NULL")
+    created_at = peewee.TextField()
+    cleared_at = peewee.TextField(null=True)
+
+    class Meta:
+        table_name = TABLE
+        indexes = INDEXES
+
+
+def _create_cooldown_actions(database: peewee.Database) -> None:
+    """Create the table from a frozen copy of its first schema, so later model changes need
+    their own migration instead of silently changing what this one creates."""
+
+    class CooldownAction(peewee.Model):
+        id = peewee.AutoField()
+        service = peewee.TextField()
+        action = peewee.TextField()
+        success = peewee.BooleanField()
+        message = peewee.TextField()
+        tier = peewee.IntegerField(null=True)
+        session = peewee.ForeignKeyField(SessionRow, null=True, column_name="session_id", backref="+",
+                                         on_delete="SET NULL")
+        created_at = peewee.TextField()
+        cleared_at = peewee.TextField(null=True)
+
+        class Meta:
+            table_name = TABLE
+            indexes = INDEXES
+            legacy_table_names = False  # index names start with the table name, as the core's do
+
+    # bind_refs=False: binding the referenced SessionRow too would unbind it on exit.
+    with database.bind_ctx([CooldownAction], bind_refs=False, bind_backrefs=False):
+        database.create_tables([CooldownAction])
+
+
+MIGRATIONS = (Migration("0001_create_cooldown_actions", _create_cooldown_actions),)

@@ -1,0 +1,162 @@
+"""Recording remediation actions and computing each service's cooldown from them.
+
+A service is in cooldown for an action when the actions counted in the sliding window reach
+the limit. An action counts while it is strictly newer than ``now - window``: one recorded
+exactly four hours ago no longer counts against a four-hour window. Failed attempts count too
+(they touched the service), actions cleared by an operator do not.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+import peewee
+
+from claudeops.clock import from_timestamp, to_timestamp, utc_now
+from claudeops.store import db
+from claudeops_cooldowns.models import CooldownActionRow
+from claudeops_cooldowns.settings import CooldownSettings, Rule, Rules, rules_from
+
+_configured_rules: Rules = rules_from(CooldownSettings())
+
+
+def use_rules(rules: Rules) -> None:
+    """Make ``rules`` the default of :func:`cooldown_state` (set from ``configure``), so the
+    dashboard shows the limits of the configuration it was started with."""
+    global _configured_rules
+    _configured_rules = rules
+
+
+@dataclass(frozen=True)
+class ServiceCooldown:
+    """Where one service stands for one action."""
+
+    service: str
+    action: str
+    count: int
+    limit: int
+    window_hours: float
+    in_cooldown: bool
+    until: str | None
+    last_action_at: str | None
+
+    @property
+    def remaining(self) -> int:
+        return max(self.limit - self.count, 0)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CooldownAction:
+    """One recorded action, detached from the database."""
+
+    id: int
+    service: str
+    action: str
+    success: bool
+    message: str
+    tier: int | None
+    session_id: int | None
+    created_at: str
+    cleared_at: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def record_action(*, service: str, action: str, success: bool, message: str, tier: int | None,
+                  session_id: int | None, created_at: str) -> CooldownAction:
+    """Store one action in its own transaction (services lower-cased, like everywhere)."""
+    with db.atomic():
+        row = CooldownActionRow.create(service=service.strip().lower(), action=action, success=success,
+                                       message=message.strip(), tier=tier, session=session_id,
+                                       created_at=created_at)
+    return _action(row)
+
+
+def service_cooldown(service: str, action: str, rule: Rule, now: datetime) -> ServiceCooldown:
+    """The state of one service for one action (the enforcement's question)."""
+    service = service.strip().lower()
+    counted = [row.created_at for row in _counted(rule, now).where(
+        CooldownActionRow.service == service, CooldownActionRow.action == action)]
+    last = (CooldownActionRow.select(peewee.fn.MAX(CooldownActionRow.created_at))
+            .where(CooldownActionRow.service == service, CooldownActionRow.action == action).scalar())
+    return evaluate(service, action, rule, counted, last)
+
+
+def cooldown_state(now: datetime | None = None, rules: Rules | None = None) -> list[ServiceCooldown]:
+    """Every (service, action) with a recorded action, sorted by service then action.
+
+    ``rules`` default to the configured ones. Pairs whose actions all left the window are
+    included with a count of 0, so the dashboard can still show when they last happened.
+    """
+    now = now or utc_now()
+    rules = rules or _configured_rules
+    last_at = {(row.service, row.action): row.last for row in CooldownActionRow.select(
+        CooldownActionRow.service, CooldownActionRow.action,
+        peewee.fn.MAX(CooldownActionRow.created_at).alias("last"),
+    ).group_by(CooldownActionRow.service, CooldownActionRow.action)}
+    counted: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for action, rule in rules.items():
+        for row in _counted(rule, now).where(CooldownActionRow.action == action):
+            counted[(row.service, action)].append(row.created_at)
+    return [evaluate(service, action, rules[action], counted[(service, action)], last)
+            for (service, action), last in sorted(last_at.items()) if action in rules]
+
+
+def services_in_cooldown(action: str, rule: Rule, now: datetime) -> list[ServiceCooldown]:
+    """Services in cooldown for ``action`` (for commands that act on every service)."""
+    return [state for state in cooldown_state(now, {action: rule}) if state.in_cooldown]
+
+
+def clear_service(service: str, cleared_at: str) -> int:
+    """Stop counting every action of ``service`` (history kept); returns how many rows changed."""
+    with db.atomic():
+        return (CooldownActionRow.update(cleared_at=cleared_at)
+                .where(CooldownActionRow.service == service.strip().lower(),
+                       CooldownActionRow.cleared_at.is_null()).execute())
+
+
+def list_actions(*, service: str | None = None, limit: int | None = None, offset: int = 0) -> list[CooldownAction]:
+    """Recorded actions, cleared ones included, newest first (the dashboard's history)."""
+    query = CooldownActionRow.select()
+    if service is not None:
+        query = query.where(CooldownActionRow.service == service.strip().lower())
+    query = query.order_by(CooldownActionRow.created_at.desc(), CooldownActionRow.id.desc()).offset(offset or None)
+    if limit is not None:
+        query = query.limit(limit)
+    return [_action(row) for row in query]
+
+
+def evaluate(service: str, action: str, rule: Rule, counted: list[str], last_action_at: str | None) -> ServiceCooldown:
+    """The state from the times of the counted actions.
+
+    In cooldown once ``limit`` actions are in the window; it ends when enough of them have left
+    it for the count to drop below the limit: the ``count - limit + 1``-th oldest action plus the
+    window (with the count at the limit, the oldest counted action plus the window). A limit of
+    0 forbids the action outright, so there is no end.
+    """
+    times = sorted(counted)
+    in_cooldown = len(times) >= rule.limit
+    until = None
+    if in_cooldown and rule.limit > 0:
+        until = to_timestamp(from_timestamp(times[len(times) - rule.limit]) + rule.window)
+    return ServiceCooldown(service, action, len(times), rule.limit, rule.window_hours, in_cooldown, until,
+                           last_action_at)
+
+
+def _counted(rule: Rule, now: datetime) -> peewee.ModelSelect:
+    """Actions that count against ``rule`` at ``now``: uncleared, strictly inside the window."""
+    cutoff = to_timestamp(now - rule.window)
+    return (CooldownActionRow.select(CooldownActionRow.service, CooldownActionRow.created_at)
+            .where(CooldownActionRow.created_at > cutoff, CooldownActionRow.cleared_at.is_null()))
+
+
+def _action(row: CooldownActionRow) -> CooldownAction:
+    return CooldownAction(row.id, row.service, row.action, bool(row.success), row.message, row.tier,
+                          row.session_id, row.created_at, row.cleared_at)

@@ -1,0 +1,152 @@
+"""What a Bash command line would run: its simple commands, with wrappers peeled off.
+
+``ssh nas "sudo docker restart jellyfin && docker logs jellyfin"`` runs ``docker restart
+jellyfin`` and ``docker logs jellyfin``; the cooldown patterns must see exactly those, whatever
+wraps or chains them. This is a careful tokenizer, not a shell: it understands quoting, the
+separators ``; & && || | |&``, newlines, sub-shells (``( )``, ``$( )``, backticks), redirections,
+``NAME=value`` prefixes, the wrappers ``sudo doas env nohup nice timeout time exec command``,
+``sh -c``/``bash -c`` scripts and ``ssh host command``. It never raises: text it cannot
+tokenise is split on whitespace and separators instead, so a syntax error cannot hide a restart.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+
+MAX_DEPTH = 6
+"""Nested ``ssh``/``sh -c`` levels followed; deeper text is not looked into."""
+
+_PUNCTUATION = "();<>|&\n`"
+_REDIRECTION = re.compile(r"^[<>&]*[<>][<>&]*$")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_FALLBACK_SPLIT = re.compile(r"(\|\||&&|[;&|()`\n]|\$\()")
+
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh"})
+SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+WRAPPERS: dict[str, frozenset[str]] = {
+    # wrapper -> its options that take a separate value
+    "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-U", "-r", "-t", "-D", "-T", "-R", "--user", "--group",
+                       "--host", "--prompt", "--close-from", "--other-user", "--role", "--type", "--chdir",
+                       "--chroot", "--command-timeout"}),
+    "doas": frozenset({"-u", "-C"}),
+    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
+    "nohup": frozenset(),
+    "time": frozenset({"-f", "--format", "-o", "--output"}),
+    "exec": frozenset({"-a"}),
+    "command": frozenset(),
+}
+POSITIONAL_BEFORE_COMMAND = {"timeout": 1}
+"""Wrappers whose first positional word is theirs (``timeout 30 docker restart x``)."""
+
+
+def simple_commands(command: str, depth: int = 0) -> list[list[str]]:
+    """Every simple command ``command`` would run, unwrapped, as lists of words.
+
+    The program is reduced to its base name (``/usr/bin/docker`` is ``docker``), leading
+    ``NAME=value`` assignments and redirections are dropped.
+    """
+    if depth > MAX_DEPTH:
+        return []
+    found: list[list[str]] = []
+    for words in _split(command):
+        found.extend(_unwrap(words, depth))
+        for word in words:
+            if "$(" in word or "`" in word:  # a command substitution kept whole by quoting
+                found.extend(simple_commands(re.sub(r"\$\(|\)|`", " ; ", word), depth + 1))
+    return found
+
+
+def _split(command: str) -> list[list[str]]:
+    """The command line cut at separators, redirections removed."""
+    commands: list[list[str]] = [[]]
+    skip_next = False
+    for token in _tokens(command):
+        if skip_next:
+            skip_next = False
+            continue
+        if _REDIRECTION.match(token):
+            skip_next = True  # the file or descriptor it redirects to
+        elif token and all(char in _PUNCTUATION or char == "$" for char in token):
+            commands.append([])
+        else:
+            commands[-1].append(token)
+    return [words for words in commands if words]
+
+
+def _tokens(command: str) -> list[str]:
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=_PUNCTUATION)
+    lexer.whitespace_split = True
+    lexer.whitespace = " \t\r"
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:  # unbalanced quotes: fall back to a plain split
+        return [token for part in _FALLBACK_SPLIT.split(command.replace('"', " ").replace("'", " "))
+                for token in ([part] if _FALLBACK_SPLIT.fullmatch(part) else part.split())]
+
+
+def _unwrap(words: list[str], depth: int) -> list[list[str]]:
+    """Peel assignments and wrappers off one simple command; follow ssh and ``sh -c``."""
+    while words:
+        if _ASSIGNMENT.match(words[0]):
+            words = words[1:]
+            continue
+        program = os.path.basename(words[0])
+        if program in WRAPPERS:
+            if program == "command" and words[1:2] and words[1] in ("-v", "-V"):
+                return []  # `command -v docker` only looks the program up
+            words = _after_options(words[1:], WRAPPERS[program], POSITIONAL_BEFORE_COMMAND.get(program, 0))
+            continue
+        if program == "ssh":
+            return simple_commands(" ".join(_ssh_remote_command(words[1:])), depth + 1)
+        if program in SHELLS:
+            script = _shell_script(words[1:])
+            if script is not None:
+                return simple_commands(script, depth + 1)
+        return [[program, *words[1:]]]
+    return []
+
+
+def _after_options(words: list[str], value_options: frozenset[str], positionals: int) -> list[str]:
+    """The words after a wrapper's options (and its own positional arguments)."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == "--":
+            index += 1
+            break
+        if not word.startswith("-") or word == "-":
+            break
+        index += 2 if word in value_options else 1
+    index += positionals
+    return words[index:]
+
+
+def _ssh_remote_command(words: list[str]) -> list[str]:
+    """The remote command of ``ssh [options] host [command...]`` (empty for a login)."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == "--":
+            index += 1
+            break
+        if not word.startswith("-"):
+            break
+        takes_value = len(word) == 2 and word[1] in SSH_VALUE_FLAGS
+        index += 2 if takes_value else 1
+    return words[index + 1:]  # skip the host
+
+
+def _shell_script(words: list[str]) -> str | None:
+    """The script of ``sh -c 'script'`` (also ``bash -lc``, ``bash -e -c``); None for a file."""
+    for index, word in enumerate(words):
+        if not word.startswith("-") or word.startswith("--"):
+            continue
+        if "c" in word[1:]:
+            rest = [item for item in words[index + 1:] if not item.startswith("-")]
+            return rest[0] if rest else None
+    return None

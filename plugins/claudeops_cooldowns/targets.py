@@ -1,0 +1,61 @@
+"""Which services a Bash command would restart or redeploy, by the configured patterns."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from claudeops_cooldowns.shell import simple_commands
+
+EVERY_SERVICE = "*"
+"""The service of ``docker compose up -d`` or ``docker compose restart`` without names."""
+
+_SEPARATORS = re.compile(r"[\s,:]+")
+_NUMBER = re.compile(r"[\d.]+")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One service one simple command would act on."""
+
+    action: str
+    service: str
+    command: str
+
+
+def find_targets(command: str, patterns: Mapping[str, Sequence[re.Pattern[str]]]) -> list[Target]:
+    """Every (action, service) ``command`` would perform, in order, without duplicates.
+
+    Each simple command (see :mod:`claudeops_cooldowns.shell`) is joined with single spaces and
+    searched with every pattern; each match names services through its ``service`` group.
+    """
+    found: dict[tuple[str, str], Target] = {}
+    for words in simple_commands(command):
+        text = " ".join(words)
+        for action, action_patterns in patterns.items():
+            for pattern in action_patterns:
+                match = pattern.search(text)
+                if match is None:
+                    continue
+                for service in service_names(match.group("service") or ""):
+                    found.setdefault((action, service), Target(action, service, text))
+    return list(found.values())
+
+
+def service_names(captured: str) -> list[str]:
+    """The service names in a pattern's ``service`` group.
+
+    Options (``-d``, ``--force-recreate``, ``--time=10``), numbers and versions (``-t 30``,
+    ``--version 1.2.3``), paths and chart references (anything with ``/``) are not services; ``.service`` is dropped
+    from systemd unit names and names are lower-cased. A match that names no service means
+    every service (``docker compose up -d`` acts on the whole project).
+    """
+    names = []
+    for word in _SEPARATORS.split(captured.strip().strip("'\"")):
+        word = word.strip("'\"").lower().removesuffix(".service")
+        if not word or word.startswith("-") or "=" in word or "/" in word or _NUMBER.fullmatch(word):
+            continue
+        if word not in names:
+            names.append(word)
+    return names or [EVERY_SERVICE]

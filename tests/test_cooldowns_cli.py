@@ -1,0 +1,73 @@
+"""claudeops cooldowns [--json] and claudeops cooldowns reset SERVICE."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from claudeops_cooldowns.repository import list_actions, record_action
+from claudeops_events.repository import list_events
+from events_cooldowns_support import invoke, load_app
+
+from claudeops.clock import to_timestamp, utc_now
+from claudeops.store import close_store
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = load_app(tmp_path / "state")
+    yield app
+    close_store()
+
+
+def restart(service: str, minutes_ago: int, action: str = "restart") -> None:
+    record_action(service=service, action=action, success=True, message="ok", tier=2, session_id=None,
+                  created_at=to_timestamp(utc_now() - timedelta(minutes=minutes_ago)))
+
+
+def test_with_nothing_recorded_it_shows_the_limits(app):
+    result = invoke(app, "cooldowns")
+    assert result.exit_code == 0
+    assert result.output == ("Limits per service: at most 2 restarts in any 4 h window and at most 1 redeployment "
+                             "in any 24 h window.\nNo remediation actions recorded.\n")
+
+
+def test_it_shows_each_service_against_its_limit(app):
+    restart("jellyfin", 90)
+    restart("jellyfin", 30)
+    restart("sonarr", 10)
+    lines = invoke(app, "cooldowns").output.splitlines()
+    assert lines[1].startswith("  jellyfin: 2/2 restarts in the last 4 h, IN COOLDOWN until ")
+    assert lines[2].startswith("  sonarr: 1/2 restarts in the last 4 h, 1 left (last ")
+
+
+def test_json_gives_every_field_the_dashboard_uses(app):
+    restart("jellyfin", 60, action="redeployment")
+    [state] = json.loads(invoke(app, "cooldowns", "--json").output)
+    assert set(state) == {"service", "action", "count", "limit", "window_hours", "in_cooldown", "until",
+                          "last_action_at"}
+    assert (state["service"], state["action"], state["count"], state["limit"], state["in_cooldown"]) == (
+        "jellyfin", "redeployment", 1, 1, True)
+
+
+def test_reset_clears_the_service_and_records_an_event(app):
+    restart("jellyfin", 90)
+    restart("jellyfin", 30)
+    restart("sonarr", 10)
+    result = invoke(app, "cooldowns", "reset", "Jellyfin")
+    assert result.exit_code == 0
+    assert result.output == ("operator reset the cooldowns of jellyfin (was 2/2 restarts in 4 h); "
+                             "2 recorded action(s) no longer count.\n")
+    [event] = list_events()
+    assert (event.level, event.service, event.session_id) == ("info", "jellyfin", None)
+    assert event.message == "operator reset the cooldowns of jellyfin (was 2/2 restarts in 4 h)"
+    state = json.loads(invoke(app, "cooldowns", "--json").output)
+    assert [(entry["service"], entry["count"]) for entry in state] == [("jellyfin", 0), ("sonarr", 1)]
+    assert len(list_actions(service="jellyfin")) == 2  # history kept
+
+
+def test_reset_of_a_service_without_actions_changes_nothing(app):
+    result = invoke(app, "cooldowns", "reset", "plex")
+    assert (result.exit_code, result.output) == (0, "plex has no recorded actions to clear.\n")
+    assert list_events() == []

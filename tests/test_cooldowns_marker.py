@@ -1,0 +1,86 @@
+"""[COOLDOWN:<restart|redeployment>:<service>] <success|failure> — message markers."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+from claudeops_cooldowns.marker import PROMPT_SECTION
+from claudeops_cooldowns.repository import list_actions
+from events_cooldowns_support import FakeClock, feed, load_app, new_session
+
+from claudeops.clock import to_timestamp
+from claudeops.store import close_store
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = load_app(tmp_path / "state")
+    yield app
+    close_store()
+
+
+def stored() -> list[tuple[str, str, bool, str]]:
+    return [(action.service, action.action, action.success, action.message) for action in reversed(list_actions())]
+
+
+def test_a_restart_is_recorded_with_its_session_tier_and_the_time_it_was_seen(app):
+    clock = FakeClock()
+    session = new_session(app, tier=2, clock=clock)
+    clock.advance(minutes=3)
+    feed(app, session, "Restarted it.\n[COOLDOWN:restart:jellyfin] success — docker restart jellyfin; healthy in 60 s")
+    [action] = list_actions()
+    assert (action.service, action.action, action.success, action.message, action.tier, action.session_id,
+            action.created_at) == ("jellyfin", "restart", True, "docker restart jellyfin; healthy in 60 s", 2,
+                                   session.id, to_timestamp(clock()))
+
+
+@pytest.mark.parametrize("separator", ["—", "--", "-", ":", "–"])
+def test_every_separator_is_accepted(app, separator):
+    feed(app, new_session(app), f"[COOLDOWN:redeployment:nextcloud] failure {separator} migration failed")
+    assert stored() == [("nextcloud", "redeployment", False, "migration failed")]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("[COOLDOWN:Restart:Jellyfin] SUCCESS — ok", ("jellyfin", "restart", True, "ok")),
+    ("[COOLDOWN:RESTART:jellyfin] Failure—still 502", ("jellyfin", "restart", False, "still 502")),
+    ("[COOLDOWN:redeploy:nextcloud] succeeded: new image", ("nextcloud", "redeployment", True, "new image")),
+    ("[COOLDOWN:restarted:sonarr] failed -- exit 1", ("sonarr", "restart", False, "exit 1")),
+    ("[COOLDOWN:restart:jellyfin] success", ("jellyfin", "restart", True, "")),
+    ("[COOLDOWN:restart: jellyfin ] success — spaces", ("jellyfin", "restart", True, "spaces")),
+])
+def test_case_and_common_variants_are_accepted(app, text, expected):
+    feed(app, new_session(app), text)
+    assert stored() == [expected]
+
+
+def test_several_records_in_one_text_block_are_all_stored_in_order(app):
+    feed(app, new_session(app), "[COOLDOWN:restart:jellyfin] failure — no\n"
+                                "[COOLDOWN:restart:jellyfin] success — yes [COOLDOWN:restart:sonarr] success — too")
+    assert [(service, success) for service, _, success, _ in stored()] == [("jellyfin", False), ("jellyfin", True),
+                                                                          ("sonarr", True)]
+
+
+@pytest.mark.parametrize("text", [
+    "[COOLDOWN] success — no action or service",
+    "[COOLDOWN:restart] success — no service",
+    "[COOLDOWN:reboot:jellyfin] success — unknown action",
+    "[COOLDOWN:restart:jellyfin] done — unknown outcome",
+    "[COOLDOWN:restart:jellyfin]",
+    "[COOLDOWN:restart:jellyfin success — unclosed",
+])
+def test_a_malformed_record_logs_a_warning_and_stores_nothing(app, caplog, text):
+    with caplog.at_level(logging.WARNING, logger="claudeops_cooldowns"):
+        feed(app, new_session(app), f"before\n{text}\nafter")
+    assert list_actions() == []
+    [warning] = [record for record in caplog.records if record.levelno == logging.WARNING]
+    assert "malformed cooldown marker" in warning.getMessage() and text.strip() in warning.getMessage()
+
+
+def test_the_examples_in_the_prompt_section_are_valid_markers(app):
+    examples = [line.strip() for line in PROMPT_SECTION.splitlines() if re.match(r"\s+\[COOLDOWN:[a-z]+:[a-z]", line)]
+    assert len(examples) == 2
+    feed(app, new_session(app), "\n".join(examples))
+    assert [(service, action, success) for service, action, success, _ in stored()] == [
+        ("jellyfin", "restart", True), ("nextcloud", "redeployment", False)]
