@@ -27,6 +27,8 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import peewee
+
 from claudeops.store import db
 from claudeops_memory.confidence import MIN_CONFIDENCE, clamp_confidence, format_confidence
 from claudeops_memory.models import ACTIVE, Memory
@@ -69,13 +71,17 @@ def _count_qualifying(min_confidence: float) -> int:
     return Memory.select().where(*_qualifying(min_confidence)).count()
 
 
+def context_query(min_confidence: float, max_rows: int) -> peewee.ModelSelect:
+    """Qualifying rows, most trusted first; the order is the index's, so no sort is needed."""
+    return (Memory.select(Memory.id, Memory.service, Memory.category, Memory.observation, Memory.confidence)
+            .where(*_qualifying(min_confidence))
+            .order_by(Memory.confidence.desc(), Memory.id.desc())
+            .limit(max_rows))
+
+
 def _stream(min_confidence: float, max_rows: int) -> Iterator[tuple[int, str | None, str, str, float]]:
-    """Qualifying rows, most trusted first, read lazily; the cursor is closed when iteration stops."""
-    query = (Memory.select(Memory.id, Memory.service, Memory.category, Memory.observation, Memory.confidence)
-             .where(*_qualifying(min_confidence))
-             .order_by(Memory.confidence.desc(), Memory.id.desc())
-             .limit(max_rows))
-    cursor = db.execute(query)
+    """The context query's rows, read lazily; the cursor is closed as soon as iteration stops."""
+    cursor = db.execute(context_query(min_confidence, max_rows))
     try:
         yield from cursor
     finally:

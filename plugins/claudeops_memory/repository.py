@@ -218,8 +218,9 @@ def inactive_duplicate(service: str | None, category: str, observation: str) -> 
 
 def injection_status(budget_tokens: int, min_confidence: float = MIN_CONFIDENCE,
                      ids: Iterable[int] | None = None) -> dict[int, str]:
-    """Why each memory is or is not in the prompt now: ``injected``, ``over budget``,
-    ``below threshold`` or ``inactive``.
+    """Why each memory is or is not in the prompt now: ``injected``, ``over budget`` (a more
+    trusted memory took the room), ``below threshold`` (its confidence is too low, active or not)
+    or ``inactive`` (switched off although its confidence would qualify).
 
     ``ids`` limits the answer to those memories (a dashboard page); by default every memory.
     """
@@ -231,10 +232,10 @@ def injection_status(budget_tokens: int, min_confidence: float = MIN_CONFIDENCE,
         query = query.where(Memory.id.in_(sorted(set(ids))))
     status: dict[int, str] = {}
     for memory_id, active, confidence in query.tuples():
-        if not active:
-            status[memory_id] = "inactive"
-        elif not is_active_confidence(confidence, min_confidence):
+        if not is_active_confidence(confidence, min_confidence):
             status[memory_id] = "below threshold"
+        elif not active:
+            status[memory_id] = "inactive"
         else:
             status[memory_id] = "injected" if memory_id in injected else "over budget"
     return status
