@@ -1,0 +1,123 @@
+"""Score the default memory relation judge on a labelled JSONL file and time its decisions.
+
+Usage: ``python bench/judge_confusion.py [FILE]`` (default ``tests/data/memory-relations-dev.jsonl``).
+Each line of FILE is an object with ``existing``, ``new`` and ``relation`` (one of reinforce,
+contradict, distinct).  The script prints the accuracy, a confusion table (rows = expected,
+columns = predicted), every misclassified pair and the per-pair decision time, and exits 0: it
+is a report for tuning the judge, not a gate (the gate is ``tests/test_memory_judge.py``).
+
+Timing: after one warm-up pass over the file (the judge's vocabulary caches fill once per
+process), each pair is judged ``REPETITIONS`` times with ``time.perf_counter``.  "Cold" clears the
+judge's per-text feature cache before every call, so it is the cost of a decision on texts never
+seen before; "warm" is a repeat decision served from that cache.  The per-pair figure is the
+median of its repetitions; the summary gives the median and maximum over pairs, and the slowest
+single call.  Garbage collection is paused while timing, as ``timeit`` does; on a busy machine
+the slowest single call still includes scheduler noise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+JUDGE_PATH = REPO / "plugins" / "claudeops_memory" / "judge.py"
+DEFAULT_FILE = REPO / "tests" / "data" / "memory-relations-dev.jsonl"
+LABELS = ("reinforce", "contradict", "distinct")
+REPETITIONS = 300
+
+
+def load_judge() -> ModuleType:
+    """Import judge.py by path, so the bench runs from a plain checkout without installing."""
+    spec = importlib.util.spec_from_file_location("claudeops_memory_judge_bench", JUDGE_PATH)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {JUDGE_PATH}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+def read_pairs(path: Path) -> list[dict[str, Any]]:
+    """The labelled pairs of a JSONL file (blank lines ignored)."""
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def print_confusion(expected: list[str], predicted: list[str]) -> None:
+    """A 3x3 table of counts, rows = expected label, columns = predicted label."""
+    width = max(len(label) for label in LABELS) + 2
+    print("expected \\ predicted".ljust(width + 12) + "".join(label.rjust(width) for label in LABELS))
+    for row in LABELS:
+        counts = [sum(1 for e, p in zip(expected, predicted, strict=True) if e == row and p == column)
+                  for column in LABELS]
+        print(row.ljust(width + 12) + "".join(str(count).rjust(width) for count in counts))
+
+
+def time_pairs(judge: ModuleType, pairs: list[dict[str, Any]], cold: bool) -> tuple[list[float], float]:
+    """Per-pair median decision time and the slowest single call, both in milliseconds."""
+    medians: list[float] = []
+    slowest = 0.0
+    gc.disable()  # as timeit does: a collection pause is not part of a decision
+    try:
+        for pair in pairs:
+            samples = _time_pair(judge, pair, cold)
+            medians.append(statistics.median(samples))
+            slowest = max(slowest, max(samples))
+    finally:
+        gc.enable()
+    return medians, slowest
+
+
+def _time_pair(judge: ModuleType, pair: dict[str, Any], cold: bool) -> list[float]:
+    """``REPETITIONS`` decision times for one pair, in milliseconds."""
+    samples: list[float] = []
+    for _ in range(REPETITIONS):
+        if cold:
+            judge.features.cache_clear()
+        start = time.perf_counter()
+        judge.judge_relation(pair["existing"], pair["new"])
+        samples.append((time.perf_counter() - start) * 1000.0)
+    return samples
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT_FILE, help="labelled JSONL pairs")
+    args = parser.parse_args()
+
+    judge = load_judge()
+    pairs = read_pairs(args.file)
+    expected = [pair["relation"] for pair in pairs]
+    predicted = [judge.judge_relation(pair["existing"], pair["new"]) for pair in pairs]
+    correct = sum(e == p for e, p in zip(expected, predicted, strict=True))
+
+    print(f"file: {args.file}")
+    print(f"accuracy: {correct}/{len(pairs)} = {correct / max(len(pairs), 1):.1%}\n")
+    print_confusion(expected, predicted)
+
+    misses = [(pair, p) for pair, p in zip(pairs, predicted, strict=True) if p != pair["relation"]]
+    print(f"\nmisclassified: {len(misses)}")
+    for pair, p in misses:
+        print(f"  expected {pair['relation']}, predicted {p}\n    existing: {pair['existing']}\n"
+              f"    new:      {pair['new']}")
+
+    print(f"\ndecision time per pair ({REPETITIONS} repetitions each, time.perf_counter;"
+          " the scoring pass above was the warm-up):")
+    for label, cold in (("cold (feature cache cleared)", True), ("warm (feature cache hit)", False)):
+        medians, slowest = time_pairs(judge, pairs, cold)
+        print(f"  {label:30} median {statistics.median(medians):.3f} ms, max {max(medians):.3f} ms "
+              f"(slowest single call {slowest:.3f} ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
