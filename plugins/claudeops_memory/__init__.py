@@ -21,6 +21,7 @@ from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.markers import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
 from claudeops_memory.settings import SECTION, MemorySettings, validate
+from claudeops_memory.web import register_web  # noqa: F401  the /memories dashboard page
 
 MEMORY_ORDER = 40
 """Position of the memory section in the system prompt (after environment, handoff, cooldowns)."""

@@ -32,14 +32,15 @@ class NavEntry:
 
 @dataclass(frozen=True)
 class OverviewCard:
-    """A card on the overview page: ``template`` rendered with what ``context()`` returns.
+    """A card on the overview page: ``template`` rendered with ``card`` = what ``context(web)`` returns.
 
-    ``context`` runs in the request's worker thread inside an open database connection, so it
-    may query the store directly; keep it to a few indexed queries, the overview polls.
+    ``context`` gets the :class:`~claudeops_web.context.WebContext` (settings of every plugin)
+    and runs in the request's worker thread inside an open database connection, so it may query
+    the store directly; keep it to a few indexed queries, the overview polls.
     """
 
     template: str
-    context: Callable[[], Mapping[str, Any]]
+    context: Callable[[Any], Mapping[str, Any]]
     order: int
 
 
@@ -47,11 +48,12 @@ class OverviewCard:
 class SessionPanel:
     """A section of a session's detail page (the memories or events that session recorded).
 
-    ``context(session_id)`` runs like :attr:`OverviewCard.context`.
+    ``template`` is rendered with ``panel`` = what ``context(web, session_id)`` returns; it runs
+    like :attr:`OverviewCard.context`.
     """
 
     template: str
-    context: Callable[[int], Mapping[str, Any]]
+    context: Callable[[Any, int], Mapping[str, Any]]
     order: int
 
 

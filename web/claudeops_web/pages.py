@@ -36,14 +36,14 @@ def overview(request: HTMXRequest, web: NamedDependency[WebContext]) -> Template
     """Cards from every plugin; the card grid re-fetches itself every ``poll_seconds``."""
     cards = sorted(web.contributions.overview_cards, key=lambda card: card.order)
     with db.connection_context():
-        rendered = [(card.template, dict(card.context())) for card in cards]
+        rendered = [(card.template, dict(card.context(web))) for card in cards]
     return page(request, "web/overview.html", "web/partials/overview_cards.html", {"cards": rendered})
 
 
 def sessions_card() -> OverviewCard:
     """The host's own overview card: sessions of the last 24 h by status, and their cost."""
     return OverviewCard("web/partials/sessions_card.html",
-                        lambda: {"stats": session_queries.session_stats(hours=24)}, order=0)
+                        lambda web: {"stats": session_queries.session_stats(hours=24)}, order=0)
 
 
 @get("/sessions", name="sessions", sync_to_thread=True)
@@ -71,7 +71,7 @@ def session_detail(request: HTMXRequest, web: NamedDependency[WebContext],
         if row is None:
             raise NotFoundException(f"there is no session #{session_id}")
         chain = session_queries.escalation_chains([row])[session_id]
-        panels = [(panel.template, dict(panel.context(session_id)))
+        panels = [(panel.template, dict(panel.context(web, session_id)))
                   for panel in sorted(web.contributions.session_panels, key=lambda panel: panel.order)]
     context: dict[str, Any] = {"row": row, "chain": chain, "panels": panels,
                                "transcript_poll": TRANSCRIPT_POLL_SECONDS}

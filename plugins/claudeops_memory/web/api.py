@@ -1,0 +1,182 @@
+"""The memories part of the JSON API (``/api/v1/memories``): the same operations as the page.
+
+Request bodies are typed, so the generated OpenAPI schema documents them; the repository still
+owns the rules (clamping, reactivation, validation) and its ``ValueError`` becomes a 400 with
+its one-line message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from claudeops_web.context import WebContext
+from litestar import delete, get, patch, post
+from litestar.di import NamedDependency
+from litestar.exceptions import NotFoundException, ValidationException
+from litestar.params import FromPath, JSONBody, QueryParameter
+
+from claudeops.store import db
+from claudeops_memory import repository
+from claudeops_memory.repository import MemoryRecord
+from claudeops_memory.settings import SECTION, MemorySettings
+from claudeops_memory.web import forms
+
+MAX_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class MemoryOut:
+    """A memory plus why it is (not) in the prompt now: injected, over budget, below threshold, inactive."""
+
+    id: int
+    service: str | None
+    category: str
+    observation: str
+    confidence: float
+    active: bool
+    created_at: str
+    updated_at: str
+    session_id: int | None
+    tier: int
+    injection: str
+
+
+@dataclass(frozen=True)
+class MemoryList:
+    items: list[MemoryOut]
+    total: int
+    limit: int
+    offset: int
+
+
+@dataclass(frozen=True)
+class MemoryIn:
+    """A new operator memory; ``service`` null, empty or ``general`` means a general memory."""
+
+    category: str
+    observation: str
+    service: str | None = None
+    confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class MemoryChange:
+    """Any of the three; a confidence at or above the threshold reactivates the memory."""
+
+    observation: str | None = None
+    confidence: float | None = None
+    active: bool | None = None
+
+
+@dataclass(frozen=True)
+class MemoryIds:
+    ids: list[int]
+
+
+@dataclass(frozen=True)
+class ConfidenceAdjustment:
+    ids: list[int]
+    delta: float
+
+
+@dataclass(frozen=True)
+class Affected:
+    """How many memories an operation changed or deleted."""
+
+    count: int
+
+
+def _settings(web: WebContext) -> MemorySettings:
+    return web.section(SECTION)
+
+
+def _out(web: WebContext, memories: list[MemoryRecord]) -> list[MemoryOut]:
+    settings = _settings(web)
+    ids = [memory.id for memory in memories]
+    status = repository.injection_status(settings.budget_tokens, settings.min_confidence, ids=ids) if ids else {}
+    return [MemoryOut(**memory.as_row(), injection=status.get(memory.id, "inactive")) for memory in memories]
+
+
+def _one(web: WebContext, memory: MemoryRecord) -> MemoryOut:
+    return _out(web, [memory])[0]
+
+
+@get("/memories", sync_to_thread=True, tags=["memories"])
+def list_memories(web: NamedDependency[WebContext],
+                  service: Annotated[str | None, QueryParameter(description="a service, or 'general'")] = None,
+                  category: Annotated[str | None, QueryParameter()] = None,
+                  show: Annotated[str, QueryParameter(description="all, active or inactive")] = "all",
+                  limit: Annotated[int, QueryParameter(ge=1, le=MAX_LIMIT)] = 50,
+                  offset: Annotated[int, QueryParameter(ge=0)] = 0) -> MemoryList:
+    """Memories, most trusted first, with the same filters as the page."""
+    filters: dict[str, Any] = {"service": forms.service_filter(service), "category": forms.category_filter(category),
+                               **forms.visibility(forms.show_filter(show))}
+    with db.connection_context(), forms.operator_errors():
+        memories = repository.list_memories(limit=limit, offset=offset, **filters)
+        return MemoryList(_out(web, memories), repository.count_memories(**filters), limit, offset)
+
+
+@get("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"])
+def get_memory(web: NamedDependency[WebContext], memory_id: FromPath[int]) -> MemoryOut:
+    with db.connection_context():
+        memory = repository.get_memory(memory_id)
+        if memory is None:
+            raise NotFoundException(f"no memory with id {memory_id}")
+        return _one(web, memory)
+
+
+@post("/memories", sync_to_thread=True, tags=["memories"])
+def create_memory(web: NamedDependency[WebContext], data: JSONBody[MemoryIn]) -> MemoryOut:
+    """Add an operator memory (``session_id`` null); confidence defaults to ``memory.default_confidence``."""
+    settings = _settings(web)
+    confidence = settings.default_confidence if data.confidence is None else data.confidence
+    with db.connection_context(), forms.operator_errors():
+        memory = repository.create_memory(category=data.category, observation=data.observation, service=data.service,
+                                          confidence=confidence, session_id=None,
+                                          min_confidence=settings.min_confidence,
+                                          max_chars=settings.max_observation_chars)
+        return _one(web, memory)
+
+
+@patch("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"])
+def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int],
+                  data: JSONBody[MemoryChange]) -> MemoryOut:
+    """Change observation, confidence (clamped to [0, 1]) or active."""
+    if data.observation is None and data.confidence is None and data.active is None:
+        raise ValidationException("nothing to change: send observation, confidence or active")
+    settings = _settings(web)
+    with db.connection_context(), forms.operator_errors():
+        memory = repository.update_memory(memory_id, observation=data.observation, confidence=data.confidence,
+                                          active=data.active, min_confidence=settings.min_confidence,
+                                          max_chars=settings.max_observation_chars)
+        return _one(web, memory)
+
+
+@delete("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"])
+def delete_memory(memory_id: FromPath[int]) -> None:
+    """Delete one memory permanently."""
+    with db.connection_context():
+        if not repository.delete_memories([memory_id]):
+            raise NotFoundException(f"no memory with id {memory_id}")
+
+
+@post("/memories/delete", sync_to_thread=True, status_code=200, tags=["memories"])
+def delete_memories(data: JSONBody[MemoryIds]) -> Affected:
+    """Delete several memories permanently; ``count`` says how many existed."""
+    wanted = forms.parse_ids(data.ids)
+    with db.connection_context():
+        return Affected(repository.delete_memories(wanted))
+
+
+@post("/memories/adjust-confidence", sync_to_thread=True, status_code=200, tags=["memories"])
+def adjust_confidence(web: NamedDependency[WebContext], data: JSONBody[ConfidenceAdjustment]) -> Affected:
+    """Add ``delta`` (between -1 and 1) to the confidence of several memories, clamped to [0, 1]."""
+    wanted = forms.parse_ids(data.ids)
+    if not -1 <= data.delta <= 1:
+        raise ValidationException(f"delta must be between -1 and 1, not {data.delta}")
+    with db.connection_context():
+        return Affected(repository.adjust_confidence(wanted, data.delta, min_confidence=_settings(web).min_confidence))
+
+
+ROUTES = [list_memories, get_memory, create_memory, update_memory, delete_memory, delete_memories, adjust_confidence]

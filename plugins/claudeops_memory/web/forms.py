@@ -1,0 +1,114 @@
+"""Turning what a form or query string sent into typed values, with one-line reasons when it can't.
+
+Browsers send every field as text; a bad value becomes a 400 that says which field and why
+(``confidence must be a number between 0 and 1, not 'abc'``) rather than a validation dump.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from litestar.exceptions import NotFoundException, ValidationException
+
+from claudeops_memory.repository import CATEGORIES, GENERAL
+
+SHOW_CHOICES = ("all", "active", "inactive")
+TRUE_WORDS = {"1", "true", "on", "yes"}
+FALSE_WORDS = {"0", "false", "off", "no"}
+
+
+def text_field(data: Mapping[str, Any], name: str) -> str | None:
+    """A single text value (the last one if a field was repeated); None when absent."""
+    value = data.get(name)
+    if isinstance(value, list):
+        value = value[-1] if value else None
+    return None if value is None else str(value)
+
+
+def confidence_field(data: Mapping[str, Any], name: str = "confidence") -> float | None:
+    """A finite number, or None when absent or blank. Out-of-range values are clamped later."""
+    raw = text_field(data, name)
+    if raw is None or not raw.strip():
+        return None
+    return parse_number(raw, name, "a number between 0 and 1")
+
+
+def parse_number(raw: str, name: str, expected: str) -> float:
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise ValidationException(f"{name} must be {expected}, not {raw!r}") from None
+    if not math.isfinite(value):
+        raise ValidationException(f"{name} must be {expected}, not {raw!r}")
+    return value
+
+
+def bool_field(data: Mapping[str, Any], name: str) -> bool | None:
+    raw = text_field(data, name)
+    if raw is None or not raw.strip():
+        return None
+    lowered = raw.strip().lower()
+    if lowered in TRUE_WORDS | FALSE_WORDS:
+        return lowered in TRUE_WORDS
+    raise ValidationException(f"{name} must be true or false, not {raw!r}")
+
+
+def parse_ids(values: Iterable[Any]) -> list[int]:
+    """Memory ids from repeated ``ids`` parameters or a JSON list; at least one is required."""
+    ids = []
+    for value in values:
+        try:
+            ids.append(int(str(value).strip()))
+        except ValueError:
+            raise ValidationException(f"ids must be memory ids (whole numbers), not {value!r}") from None
+    if not ids:
+        raise ValidationException("select at least one memory")
+    return ids
+
+
+def as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def category_filter(category: str | None) -> str | None:
+    if not category:
+        return None
+    if category not in CATEGORIES:
+        raise ValidationException(f"unknown category {category!r}; use one of {', '.join(CATEGORIES)}")
+    return category
+
+
+def service_filter(service: str | None) -> str | None:
+    """``None`` for every service; ``general`` (any case) for memories about no service."""
+    if not service or not service.strip():
+        return None
+    service = service.strip()
+    return GENERAL if service.lower() == GENERAL else service
+
+
+def show_filter(show: str | None) -> str:
+    show = show or "all"
+    if show not in SHOW_CHOICES:
+        raise ValidationException(f"show must be one of {', '.join(SHOW_CHOICES)}, not {show!r}")
+    return show
+
+
+def visibility(show: str) -> dict[str, bool]:
+    """``list_memories`` keyword arguments for a ``show`` choice."""
+    return {"include_inactive": show != "active", "only_inactive": show == "inactive"}
+
+
+@contextmanager
+def operator_errors() -> Iterator[None]:
+    """Repository errors as HTTP errors: a bad value is a 400, an unknown id a 404."""
+    try:
+        yield
+    except KeyError as exc:
+        raise NotFoundException(str(exc.args[0]) if exc.args else "no such memory") from None
+    except ValueError as exc:
+        raise ValidationException(str(exc)) from None

@@ -1,0 +1,215 @@
+"""``/memories``: the operator's view of what the agent knows, with create, edit and delete.
+
+Every scenario of SPEC-0015's "Dashboard Memories Page", "Dashboard Memory CRUD" and "Inactive
+Memory Handling" lands here. The page is readable without JavaScript; with htmx the table polls
+(keeping its filters), rows are edited in place, and every change fires ``memories-changed`` so
+the table refreshes itself. Writes go through :mod:`claudeops_memory.repository`, which owns the
+rules (clamping, reactivation at the threshold, ``updated_at``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from claudeops_web import OverviewCard, SessionPanel
+from claudeops_web.context import WebContext
+from claudeops_web.pagination import Page
+from claudeops_web.rendering import page, wants_fragment
+from litestar import Response, delete, get, post, put
+from litestar.di import NamedDependency
+from litestar.exceptions import NotFoundException, ValidationException
+from litestar.params import FromPath, JSONBody, QueryParameter, URLEncodedBody
+from litestar.plugins.htmx import HTMXRequest
+from litestar.response import Redirect, Template
+
+from claudeops.store import db
+from claudeops_memory import repository
+from claudeops_memory.context import plan_memory_context
+from claudeops_memory.models import Memory
+from claudeops_memory.repository import CATEGORIES, GENERAL, MemoryRecord
+from claudeops_memory.settings import SECTION, MemorySettings
+from claudeops_memory.web import forms
+
+CHANGED = "memories-changed"
+"""The htmx event every write fires; the table listens for it and reloads with its filters."""
+
+FormData = URLEncodedBody[dict[str, Any]]
+
+
+def _settings(web: WebContext) -> MemorySettings:
+    return web.section(SECTION)
+
+
+def _statuses(web: WebContext, ids: list[int]) -> dict[int, str]:
+    settings = _settings(web)
+    return repository.injection_status(settings.budget_tokens, settings.min_confidence, ids=ids) if ids else {}
+
+
+def _table_context(web: WebContext, service: str | None, category: str | None, show: str,
+                   page_number: int) -> dict[str, Any]:
+    filters = forms.visibility(show)
+    with forms.operator_errors():
+        total = repository.count_memories(service=service, category=category, **filters)
+        current = Page.of(page_number, web.settings.page_size, total,
+                          {"service": service, "category": category, "show": show if show != "all" else None})
+        memories = repository.list_memories(service=service, category=category, limit=current.size,
+                                            offset=current.offset, **filters)
+    return {"memories": memories, "statuses": _statuses(web, [memory.id for memory in memories]),
+            "page": current, "service": service, "category": category, "show": show,
+            "categories": CATEGORIES, "general": GENERAL, "min_confidence": _settings(web).min_confidence}
+
+
+@get("/memories", name="memories", sync_to_thread=True)
+def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
+                  service: Annotated[str | None, QueryParameter()] = None,
+                  category: Annotated[str | None, QueryParameter()] = None,
+                  show: Annotated[str | None, QueryParameter()] = None,
+                  page_number: Annotated[int, QueryParameter(name="page", ge=1)] = 1) -> Template:
+    """All memories, filterable by service (``general`` included), category and active state."""
+    chosen = (forms.service_filter(service), forms.category_filter(category), forms.show_filter(show))
+    with db.connection_context():
+        context = _table_context(web, *chosen, page_number)
+        if not wants_fragment(request):
+            context["services"] = repository.list_services()
+    context["default_confidence"] = _settings(web).default_confidence
+    return page(request, "memories/page.html", "memories/partials/table.html", context)
+
+
+@post("/memories", sync_to_thread=True, status_code=201)
+def create_memory(request: HTMXRequest, web: NamedDependency[WebContext], data: FormData) -> Response[Any]:
+    """Add an operator memory (``session_id`` NULL); ``service`` empty or ``general`` means general."""
+    settings = _settings(web)
+    observation = forms.text_field(data, "observation")
+    if observation is None or not observation.strip():
+        raise ValidationException("observation is required: what should the agent remember?")
+    confidence = forms.confidence_field(data)
+    with db.connection_context(), forms.operator_errors():
+        memory = repository.create_memory(
+            category=forms.text_field(data, "category") or "", observation=observation,
+            service=forms.text_field(data, "service"),
+            confidence=settings.default_confidence if confidence is None else confidence,
+            session_id=None, min_confidence=settings.min_confidence, max_chars=settings.max_observation_chars)
+    if not request.htmx:
+        return Redirect("/memories", status_code=303)
+    return _notice(f"Added memory #{memory.id} ({memory.service_label}, {memory.category}).", 201)
+
+
+def _row(web: WebContext, memory: MemoryRecord, editing: bool = False) -> Template:
+    context = {"memory": memory, "status": _statuses(web, [memory.id]).get(memory.id, "inactive"),
+               "min_confidence": _settings(web).min_confidence, "editing": editing}
+    return Template("memories/partials/row.html", context=context)
+
+
+def _existing(memory_id: int) -> MemoryRecord:
+    memory = repository.get_memory(memory_id)
+    if memory is None:
+        raise NotFoundException(f"no memory with id {memory_id}")
+    return memory
+
+
+@get("/memories/{memory_id:int}/row", sync_to_thread=True)
+def memory_row(web: NamedDependency[WebContext], memory_id: FromPath[int]) -> Template:
+    """One row as displayed (what "Cancel" in the inline editor swaps back)."""
+    with db.connection_context():
+        return _row(web, _existing(memory_id))
+
+
+@get("/memories/{memory_id:int}/edit", sync_to_thread=True)
+def memory_editor(web: NamedDependency[WebContext], memory_id: FromPath[int]) -> Template:
+    """One row with its observation in a text area (inline edit)."""
+    with db.connection_context():
+        return _row(web, _existing(memory_id), editing=True)
+
+
+@put("/memories/{memory_id:int}", sync_to_thread=True)
+def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int], data: FormData) -> Template:
+    """Change any of observation, confidence (clamped to [0, 1]) and active; answers with the row.
+
+    Raising the confidence to the threshold or above reactivates an inactive memory.
+    """
+    settings = _settings(web)
+    observation = forms.text_field(data, "observation")
+    confidence = forms.confidence_field(data)
+    active = forms.bool_field(data, "active")
+    if observation is None and confidence is None and active is None:
+        raise ValidationException("nothing to change: send observation, confidence or active")
+    with db.connection_context(), forms.operator_errors():
+        memory = repository.update_memory(memory_id, observation=observation, confidence=confidence,
+                                          active=active, min_confidence=settings.min_confidence,
+                                          max_chars=settings.max_observation_chars)
+        return _row(web, memory)
+
+
+@delete("/memories/{memory_id:int}", sync_to_thread=True, status_code=200)
+def delete_memory(memory_id: FromPath[int]) -> Response[Any]:
+    """Delete one memory permanently; the empty answer removes its row."""
+    with db.connection_context():
+        if not repository.delete_memories([memory_id]):
+            raise NotFoundException(f"no memory with id {memory_id}")
+    return Response("", headers={"HX-Trigger": CHANGED}, media_type="text/html")
+
+
+@delete("/memories/bulk", sync_to_thread=True, status_code=200)
+def delete_memories(ids: Annotated[list[str] | None, QueryParameter()] = None,
+                    data: JSONBody[dict[str, Any] | None] = None) -> Response[Any]:
+    """Delete the selected memories: repeated ``ids`` parameters (htmx 2 puts them in the query
+    string for DELETE) or a JSON body ``{"ids": [...]}``."""
+    wanted = forms.parse_ids(forms.as_list(ids) + forms.as_list((data or {}).get("ids")))
+    with db.connection_context():
+        deleted = repository.delete_memories(wanted)
+    return _notice(f"Deleted {deleted} {'memory' if deleted == 1 else 'memories'}.")
+
+
+@post("/memories/bulk/confidence", sync_to_thread=True, status_code=200)
+def adjust_memories(web: NamedDependency[WebContext], data: FormData) -> Response[Any]:
+    """Add ``delta`` (e.g. 0.1 or -0.2) to the confidence of the selected memories."""
+    wanted = forms.parse_ids(forms.as_list(data.get("ids")))
+    raw_delta = forms.text_field(data, "delta")
+    if raw_delta is None or not raw_delta.strip():
+        raise ValidationException("delta is required: how much to add to each confidence (e.g. 0.1 or -0.1)")
+    delta = forms.parse_number(raw_delta, "delta", "a number between -1 and 1")
+    if not -1 <= delta <= 1:
+        raise ValidationException(f"delta must be between -1 and 1, not {raw_delta!r}")
+    with db.connection_context():
+        changed = repository.adjust_confidence(wanted, delta, min_confidence=_settings(web).min_confidence)
+    return _notice(f"Changed the confidence of {changed} {'memory' if changed == 1 else 'memories'} by {delta:+.2f}.")
+
+
+def _notice(message: str, status_code: int = 200) -> Response[Any]:
+    """A message for the page's status area, plus the event that refreshes the table."""
+    return Template("memories/partials/notice.html", context={"message": message}, status_code=status_code,
+                    headers={"HX-Trigger": CHANGED})
+
+
+ROUTES = [memories_page, create_memory, memory_row, memory_editor, update_memory, delete_memory, delete_memories,
+          adjust_memories]
+
+
+# --------------------------------------------------------------------------- overview and session page
+
+
+def overview_card() -> OverviewCard:
+    return OverviewCard("memories/partials/card.html", _card_context, order=30)
+
+
+def _card_context(web: WebContext) -> Mapping[str, Any]:
+    """Active/inactive counts and how many memories the next session would be given."""
+    settings = _settings(web)
+    active, inactive = repository.memory_counts()
+    plan = plan_memory_context(settings.budget_tokens, settings.min_confidence)
+    return {"active": active, "inactive": inactive, "injected": len(plan.injected_ids), "qualifying": plan.total,
+            "tokens": plan.tokens, "budget": settings.budget_tokens}
+
+
+def session_panel() -> SessionPanel:
+    return SessionPanel("memories/partials/session_panel.html", _session_memories, order=20)
+
+
+def _session_memories(web: WebContext, session_id: int) -> Mapping[str, Any]:
+    """The memories a session recorded (reinforced ones keep the session that first recorded them)."""
+    ids = [memory_id for (memory_id,) in
+           Memory.select(Memory.id).where(Memory.session_id == session_id).order_by(Memory.id).tuples()]
+    memories = [memory for memory in map(repository.get_memory, ids) if memory is not None]
+    return {"memories": memories}
+
