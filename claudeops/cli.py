@@ -11,9 +11,10 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
+import peewee
 
 from claudeops import __version__
 from claudeops.app import App
@@ -241,4 +242,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     if error and "doctor" not in args and not {"-h", "--help", "--version"} & set(args):
         click.echo(f"claudeops: error: {error}", err=True)
         sys.exit(EXIT_USAGE)
-    build_cli(app, error).main(args=args, prog_name="claudeops")
+    try:
+        build_cli(app, error).main(args=args, prog_name="claudeops")
+    except PluginError as exc:
+        _fail(str(exc))
+    except (StoreError, peewee.DatabaseError) as exc:
+        _fail(f"database error: {exc}")
+
+
+def _fail(message: str) -> NoReturn:
+    """A one-line error on stderr and exit status 1, never a traceback."""
+    click.echo(f"claudeops: error: {message}", err=True)
+    sys.exit(EXIT_FAILED)

@@ -132,3 +132,37 @@ def test_broken_config_is_a_one_line_error_with_usage_exit_code(tmp_path):
     result = run_claudeops("plugins", cwd=tmp_path)
     assert result.returncode == EXIT_USAGE
     assert result.stderr == "claudeops: error: config.toml: 'tier1.max_turns' must be an integer, not 'lots'\n"
+
+
+def test_plugin_failing_during_a_command_is_a_one_line_error(monkeypatch, capsys):
+    import click
+
+    from claudeops import NotableEvent, hookimpl
+    from claudeops.cli import main
+
+    class Notifier:
+        @hookimpl
+        def record_event(self, event):
+            raise ConnectionError("smtp server refused")
+
+    class Command:
+        @hookimpl
+        def register_commands(self, cli):
+            @cli.command("notify")
+            @click.pass_context
+            def notify(ctx):
+                ctx.obj.app.hook.record_event(event=NotableEvent("info", "hello", "2026-01-01T00:00:00Z"))
+
+    real_load = App.load
+
+    def load_with_plugins(config_path):
+        return real_load(config_path, {}, entry_points=False, builtins=CORE_ONLY,
+                         extra_plugins=[Notifier(), Command()])
+
+    monkeypatch.setattr("claudeops.cli.App.load", load_with_plugins)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["notify"])
+    assert exit_info.value.code == 1
+    message = capsys.readouterr().err
+    assert message.startswith("claudeops: error: plugin ") and "failed in hook record_event: ConnectionError" in message
+    assert message.count("\n") == 1
