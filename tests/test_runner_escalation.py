@@ -1,0 +1,80 @@
+"""Tiers and escalation: the next tier starts with a handoff, or says why it did not (issue 3, item 4)."""
+
+from __future__ import annotations
+
+import pytest
+from runner_support import events, notes, replay, row
+
+from claudeops.replay import bash, script_to_stream
+from claudeops.sessions import SessionRow
+
+pytest_plugins = ["runner_fixtures"]
+
+TIER1 = script_to_stream([
+    bash("curl -sS -o /dev/null -w '%{http_code}' http://jellyfin.lan:8096/health", "502"),
+    "[NOTE] jellyfin answers 502\n[ESCALATE] jellyfin returns 502 twice; container up, logs show DB locked",
+    "jellyfin is down (502); escalated to tier 2."], model="claude-haiku-4-5", seed="t1")
+TIER2 = script_to_stream(["[NOTE] tier 2 looked", "Restarted nothing; DB lock cleared by itself."],
+                         model="claude-sonnet-4-5", seed="t2")
+
+
+def test_an_escalating_session_starts_the_next_tier_with_a_handoff(runner_app, plugin):
+    parent, child = replay(runner_app, TIER1, TIER2)
+    assert (parent.status, parent.tier, child.status, child.tier) == ("escalated", 1, "completed", 2)
+    stored = row(child.session_id)
+    assert (stored.parent_session_id.id, stored.trigger) == (parent.session_id, "escalation")
+    assert row(parent.session_id).status == "escalated"
+    handoff = plugin.appended[child.session_id]
+    assert f"## Escalation from tier 1 (session #{parent.session_id})" in handoff
+    assert "Reason: jellyfin returns 502 twice; container up, logs show DB locked" in handoff
+    assert "jellyfin is down (502); escalated to tier 2." in handoff
+    assert "[warning] tier 1 requested escalation: jellyfin returns 502 twice" in handoff
+    assert plugin.sections[child.session_id] == ["environment", "handoff", "test"]
+    assert "handoff" not in plugin.sections[parent.session_id]
+    assert any(message.startswith("escalation started: tier 1 session") for _, message in events(child.session_id))
+    assert notes() == ["jellyfin answers 502", "tier 2 looked"]
+
+
+def test_after_session_sees_the_escalated_status_before_the_next_tier_starts(runner_app, plugin):
+    replay(runner_app, TIER1, TIER2)
+    order = [(name, detail) for name, detail in plugin.calls if name in ("before_session", "after_session")]
+    assert order == [("before_session", 1), ("after_session", "escalated"), ("before_session", 2),
+                     ("after_session", "completed")]
+
+
+@pytest.mark.parametrize(("fields", "settings", "why"), [
+    ({"escalate": False}, {}, "escalation is off (--no-escalate)"),
+    ({"dry_run": True}, {}, "dry run"),
+    ({}, {"core.max_tier": 1}, "max_tier is 1"),
+])
+def test_a_suppressed_escalation_is_recorded_with_its_reason(runner_app, fields, settings, why):
+    for key, value in settings.items():
+        runner_app.config.override(key.removeprefix("core."), value)
+    [report] = replay(runner_app, TIER1, TIER2, **fields)
+    assert report.status == "completed" and report.escalation_note == why
+    assert SessionRow.select().count() == 1
+    assert any(message.startswith(f"escalation to tier 2 suppressed ({why})") for _, message in events())
+
+
+def test_replaying_an_escalation_without_a_recording_for_the_next_tier_suppresses_it(runner_app):
+    [report] = replay(runner_app, TIER1)
+    assert report.escalation_note == "no recording left to replay for tier 2"
+
+
+def test_tier_3_never_escalates_further(runner_app):
+    [report] = replay(runner_app, script_to_stream(["[ESCALATE] I need a human"]), TIER2, tier=3)
+    assert report.status == "completed" and report.escalation_note == "max_tier is 3"
+
+
+def test_a_failed_session_that_asked_still_hands_over_but_stays_failed(runner_app):
+    failing = script_to_stream(["[ESCALATE] disk full on nas", "out of turns"], is_error=True,
+                               subtype="error_max_turns", errors=["Reached maximum number of turns (30)"])
+    parent, child = replay(runner_app, failing, TIER2)
+    assert (parent.status, child.status, child.parent_session_id) == ("failed", "completed", parent.session_id)
+
+
+def test_only_the_first_escalate_marker_of_a_session_counts(runner_app, plugin):
+    twice = script_to_stream(["[ESCALATE] first reason", "[ESCALATE] second reason"])
+    parent, child = replay(runner_app, twice, TIER2)
+    assert parent.escalation_requested == "first reason"
+    assert "second reason" not in plugin.appended[child.session_id].split("Final report")[0]

@@ -1,0 +1,122 @@
+"""Session row lifecycle: running → completed | failed (with a reason) | interrupted (issue 3, item 3)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from typing import Any
+
+import anyio
+import pytest
+from claude_agent_sdk import CLINotFoundError
+from runner_support import events, notes, row
+
+from claudeops import hookimpl
+from claudeops.lock import LockHeld, RunLock
+from claudeops.replay import ReplayTransport, ScriptTransport, bash, script_to_stream
+from claudeops.runner import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, RunRequest, execute, run_chain
+from claudeops.session_run import CLITransport
+from claudeops.sessions import SessionRow, start_session_row
+
+pytest_plugins = ["runner_fixtures"]
+
+
+class HangingTransport(ReplayTransport):
+    """Plays its frames, then hangs like a CLI waiting for an API that never answers."""
+
+    async def read_messages(self):  # type: ignore[override]
+        async for frame in super().read_messages():
+            yield frame
+        await anyio.sleep_forever()
+
+
+def run_with(app: Any, transport: Any, **fields: Any):
+    return run_chain(app, RunRequest(transport_factory=lambda tier: transport, **fields))
+
+
+@pytest.mark.parametrize(("script", "reason"), [
+    ({"is_error": True, "api_error_status": 401}, "authentication failed (API status 401)"),
+    ({"is_error": True, "api_error_status": 500}, "API error status 500"),
+    ({"is_error": True, "subtype": "error_max_turns", "errors": ["Reached maximum number of turns (3)"]},
+     "max turns reached"),
+    ({"is_error": True, "subtype": "error_max_budget_usd", "cost_usd": 0.51}, "budget exceeded ($0.51 spent)"),
+])
+def test_an_error_result_fails_the_session_with_a_one_line_reason(runner_app, script, reason):
+    [report] = run_with(runner_app, ScriptTransport(["API Error: something"], exit_code=1, **script))
+    stored = row(report.session_id)
+    assert stored.status == "failed" and reason in stored.error and "\n" not in stored.error
+    assert ("critical", f"session failed: {stored.error}") in events(report.session_id)
+
+
+def test_a_missing_claude_cli_fails_the_session_and_says_so(runner_app, monkeypatch):
+    def not_found(self):
+        raise CLINotFoundError("Claude Code not found", "/nowhere/claude")
+
+    monkeypatch.setattr(CLITransport, "_find_cli", not_found)
+    [report] = run_chain(runner_app, RunRequest())
+    assert report.status == "failed" and report.reason.startswith("Claude Code CLI not found")
+
+
+def test_a_stream_that_ends_without_a_result_is_a_failure(runner_app):
+    frames = script_to_stream(["[NOTE] partial"])[:-1]
+    [report] = run_with(runner_app, ReplayTransport(frames))
+    assert report.status == "failed" and "without a result" in report.reason
+    assert notes() == ["partial"]
+
+
+def test_a_cli_crash_without_a_result_reports_the_exit_code(runner_app):
+    frames = script_to_stream(["working"])[:-1]
+    [report] = run_with(runner_app, ReplayTransport(frames, exit_code=3))
+    assert report.status == "failed" and "exit code 3" in report.reason
+
+
+def test_a_session_past_its_timeout_fails_and_keeps_its_markers(runner_app):
+    runner_app.config.override("tier1.timeout_seconds", 0.3)
+    frames = script_to_stream(["[NOTE] seen before the hang", bash("sleep 999", "")])[:-1]
+    [report] = run_with(runner_app, HangingTransport(frames))
+    assert (report.status, report.reason) == ("failed", "timeout after 0.3 s")
+    assert notes() == ["seen before the hang"]
+    assert row(report.session_id).ended_at is not None
+
+
+def test_sigterm_interrupts_the_session_records_it_and_keeps_earlier_markers(runner_app):
+    class SendSigterm:
+        sent = False
+
+        @hookimpl
+        def on_marker(self):
+            if not self.sent:  # once: a stray SIGTERM after the run would kill pytest itself
+                self.sent = True
+                threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGTERM)).start()
+
+    runner_app.pm.register(SendSigterm(), name="send-sigterm")
+    frames = script_to_stream(["[NOTE] before the signal\n[ESCALATE] would escalate"])[:-1]
+    result = execute(runner_app, RunRequest(transport_factory=lambda tier: HangingTransport(frames)))
+    [report] = result.sessions
+    assert (report.status, report.reason) == ("interrupted", "interrupted by SIGTERM")
+    assert result.exit_code == EXIT_INTERRUPTED
+    assert notes() == ["before the signal"]
+    assert row(report.session_id).status == "interrupted"
+    assert SessionRow.select().count() == 1  # no escalation after an interrupt
+
+
+def test_a_row_left_running_by_a_dead_process_is_marked_interrupted_at_the_next_start(runner_app):
+    abandoned = start_session_row(1, "haiku", "scheduled", None, "2026-01-01T00:00:00Z")
+    result = execute(runner_app, RunRequest.replaying([script_to_stream(["fine"])]))
+    assert result.exit_code == EXIT_OK
+    stored = row(abandoned.id)
+    assert stored.status == "interrupted" and "died" in stored.error
+
+
+def test_a_second_run_while_one_holds_the_lock_does_not_start(runner_app, state_dir):
+    with RunLock(state_dir), pytest.raises(LockHeld, match=f"pid {os.getpid()}"):
+        execute(runner_app, RunRequest.replaying([script_to_stream(["fine"])]))
+    assert SessionRow.select().count() == 0
+
+
+def test_exit_codes_add_up_over_the_chain(runner_app):
+    ok = execute(runner_app, RunRequest.replaying([script_to_stream(["fine"])]))
+    failed = execute(runner_app, RunRequest.replaying([script_to_stream(["x"], is_error=True,
+                                                                        api_error_status=529)]))
+    assert (ok.exit_code, failed.exit_code) == (EXIT_OK, EXIT_FAILED)

@@ -1,0 +1,156 @@
+"""Options per tier, the appended system prompt, tier prompts, and the tool gate (issue 3, items 1, 4, 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from runner_support import CORE_ONLY, events, load_app, replay
+
+from claudeops.options import QUIET_CLI_ENV, build_options, system_prompt_append
+from claudeops.plugins import DEFAULT_PLUGINS
+from claudeops.prompts import PromptError, load_tier_prompt, shipped_prompts_dir, tier_prompt_path
+from claudeops.replay import ToolCall, bash, script_to_stream
+from claudeops.session import Session
+from claudeops.sessions import start_session_row
+from claudeops.store import close_store
+
+pytest_plugins = ["runner_fixtures"]
+
+
+async def allow(hook_input, tool_use_id, context):
+    return {}
+
+
+def make_session(app, tier: int, **fields) -> Session:
+    model = app.config.tier(tier).model
+    stored = start_session_row(tier, model, "test", None, "2026-01-01T00:00:00Z")
+    return Session(id=stored.id, tier=tier, model=model, trigger="test", config=app.config, hook=app.hook, **fields)
+
+
+@pytest.mark.parametrize(("tier", "model"), [(1, "haiku"), (2, "sonnet"), (3, "opus")])
+def test_each_tier_gets_its_model_tools_and_limits_from_config(runner_app, state_dir, tier, model):
+    settings = runner_app.config.tier(tier)
+    options = build_options(make_session(runner_app, tier), pre_tool_use=allow)
+    assert options.model == model
+    assert (options.allowed_tools, options.disallowed_tools) == (settings.allowed_tools, settings.disallowed_tools)
+    assert (options.max_turns, options.max_budget_usd) == (settings.max_turns, settings.max_budget_usd)
+    assert options.permission_mode == settings.permission_mode
+    assert options.cwd == str(state_dir / "work") and Path(options.cwd).is_dir()
+    assert options.setting_sources == []
+    assert options.env == {**QUIET_CLI_ENV, "CLAUDE_CONFIG_DIR": str(state_dir / "claude-config")}
+    assert options.stderr is not None
+    assert [matcher.matcher for matcher in options.hooks["PreToolUse"]] == [None]
+
+
+def test_tier_1_may_not_restart_compose_push_or_notify(runner_app):
+    refused = runner_app.config.tier(1).disallowed_tools
+    for rule in ("Bash(docker restart:*)", "Bash(docker compose:*)", "Bash(git push:*)", "Bash(apprise:*)"):
+        assert rule in refused
+
+
+def test_configured_cwd_setting_sources_and_budget_reach_the_options(runner_app, tmp_path):
+    runner_app.config.override("cwd", str(tmp_path / "agent"))
+    runner_app.config.override("setting_sources", ["project"])
+    runner_app.config.override("tier1.max_budget_usd", 0.0)
+    options = build_options(make_session(runner_app, 1), pre_tool_use=allow)
+    assert (options.cwd, options.setting_sources, options.max_budget_usd) == (str(tmp_path / "agent"),
+                                                                             ["project"], None)
+
+
+def test_sections_are_appended_to_the_claude_code_preset_in_order(runner_app):
+    session = make_session(runner_app, 1)
+    session.add_prompt_section("memory", "## Memory", 40)
+    session.add_prompt_section("environment", "## Environment", 10)
+    session.add_prompt_section("cooldowns", "## Cooldowns", 30)
+    session.add_prompt_section("handoff", "## Handoff", 20)
+    session.add_prompt_section("empty", "   ", 5)
+    options = build_options(session, pre_tool_use=allow)
+    assert options.system_prompt == {"type": "preset", "preset": "claude_code",
+                                     "append": "## Environment\n\n## Handoff\n\n## Cooldowns\n\n## Memory"}
+    assert system_prompt_append(session) == options.system_prompt["append"]
+
+
+def test_the_appended_sections_hold_no_credentials(runner_app, plugin, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-api03-SECRETSECRET")
+    [report] = replay(runner_app, script_to_stream(["ok"]))
+    appended = plugin.appended[report.session_id]
+    assert "SECRETSECRET" not in appended and "claudeops.db" not in appended
+    assert "## Environment" in appended and "TEST-CONTEXT-SECTION-42" in appended
+
+
+@pytest.mark.parametrize("tier", [1, 2, 3])
+def test_the_prompt_of_every_tier_teaches_every_registered_marker(tier, state_dir):
+    app = load_app(state_dir, builtins=DEFAULT_PLUGINS)
+    try:
+        prompt = load_tier_prompt(app.config, tier, app.markers)
+        assert prompt.startswith(f"# Tier {tier}")
+        for section in app.markers.prompt_sections():
+            assert section.strip() in prompt
+        for heading in ("## Memory Recording", "## Events", "## Escalation", "## Remediation records"):
+            assert heading in prompt
+    finally:
+        close_store()
+
+
+@pytest.mark.parametrize("name", ["tier1-observe.md", "tier2-investigate.md", "tier3-remediate.md"])
+def test_shipped_prompts_leave_marker_formats_to_the_plugins(name):
+    text = (shipped_prompts_dir() / name).read_text()
+    assert "cooldown" in text.lower() and "escalat" in text.lower()
+    for marker in ("[MEMORY", "[EVENT", "[ESCALATE", "[COOLDOWN"):
+        assert marker not in text
+
+
+def test_prompts_dir_overrides_the_shipped_prompt_and_falls_back_per_file(runner_app, tmp_path):
+    (tmp_path / "tier1-observe.md").write_text("# Our own tier 1\n\nCheck the NAS only.")
+    runner_app.config.override("prompts_dir", str(tmp_path))
+    assert load_tier_prompt(runner_app.config, 1, runner_app.markers).startswith("# Our own tier 1")
+    assert tier_prompt_path(runner_app.config, 2) == shipped_prompts_dir() / "tier2-investigate.md"
+    assert "## Notes" in load_tier_prompt(runner_app.config, 1, runner_app.markers)
+
+
+def test_a_missing_prompt_file_is_a_one_line_config_error(runner_app, tmp_path):
+    runner_app.config.override("tier2.prompt", str(tmp_path / "nope.md"))
+    with pytest.raises(PromptError, match=r"tier2.prompt: .*nope.md not found"):
+        tier_prompt_path(runner_app.config, 2)
+
+
+def test_dry_run_refuses_mutating_tools_and_says_so(runner_app, plugin):
+    frames = script_to_stream([bash("docker ps", "jellyfin Up"), bash("docker restart jellyfin", "jellyfin"),
+                               ToolCall("Write", {"file_path": "/etc/x", "content": "y"}, "written"), "done"])
+    [report] = replay(runner_app, frames, dry_run=True)
+    results = [detail for name, detail in plugin.calls if name == "on_message"]
+    assert report.tools_denied == 2 and report.tool_calls == 3
+    assert any("dry run: `docker restart jellyfin` would change the system" in message for _, message in events())
+    transcript = Path(report.transcript_path).read_text()
+    assert "dry run: Write is not allowed" in transcript and '"content": "jellyfin Up"' in transcript
+    assert results.count("UserMessage") == 3
+
+
+def test_a_plugin_can_refuse_a_tool_call_and_the_model_sees_its_reason(runner_app, plugin):
+    plugin.deny["Bash"] = "jellyfin is in cooldown until 14:00 (2 restarts in 4 h)"
+    [report] = replay(runner_app, script_to_stream([bash("docker restart jellyfin", "jellyfin"), "ok"]))
+    assert report.tools_denied == 1
+    assert "in cooldown until 14:00" in Path(report.transcript_path).read_text()
+
+
+def test_a_crashing_tool_check_refuses_the_call(runner_app):
+    from claudeops import hookimpl
+
+    class Crashing:
+        @hookimpl
+        def check_tool_use(self, tool_name):
+            raise RuntimeError("cooldown table missing")
+
+    runner_app.pm.register(Crashing(), name="crashing-check")
+    [report] = replay(runner_app, script_to_stream([bash("docker restart jellyfin", "done"), "ok"]))
+    assert report.tools_denied == 1 and report.status == "completed"
+    assert "safety check failed" in Path(report.transcript_path).read_text()
+
+
+def test_the_core_only_app_loads_without_feature_plugins(state_dir):
+    app = load_app(state_dir, builtins=CORE_ONLY)
+    try:
+        assert [marker_type.name for marker_type in app.markers.types] == ["ESCALATE"]
+    finally:
+        close_store()

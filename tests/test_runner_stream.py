@@ -1,0 +1,112 @@
+"""The stream: markers from assistant text only, every hook in order, the transcript (issue 3, item 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from runner_support import events, notes, replay, row
+
+from claudeops import hookimpl
+from claudeops.replay import ToolCall, bash, load_recording, script_to_stream
+
+pytest_plugins = ["runner_fixtures"]
+
+RECORDED = Path(__file__).resolve().parents[2] / "shared" / "data" / "recorded-cli-session-bash.jsonl"
+
+
+def test_a_marker_in_assistant_text_is_stored_and_the_row_gets_the_result(runner_app):
+    frames = script_to_stream(["Checked caddy.\n[NOTE] caddy answers in 40 ms", "All healthy."],
+                              cost_usd=0.0123, session_id="sdk-abc")
+    [report] = replay(runner_app, frames)
+    assert notes() == ["caddy answers in 40 ms"]
+    stored = row(report.session_id)
+    assert (stored.status, stored.cost_usd, stored.num_turns, stored.sdk_session_id) == (
+        "completed", 0.0123, 1, "sdk-abc")
+    assert stored.result == "All healthy." and stored.ended_at and stored.error is None
+    assert report.markers_recorded == 1
+
+
+def test_markers_in_every_text_block_count_not_only_the_final_result(runner_app):
+    frames = script_to_stream(["[NOTE] first block", bash("uptime", "up 3 days"), "[NOTE] second block\ndone"])
+    [report] = replay(runner_app, frames)
+    assert notes() == ["first block", "second block"]
+    assert report.markers_recorded == 2 and report.tool_calls == 1
+
+
+def test_a_marker_inside_a_tool_result_is_ignored(runner_app, plugin):
+    output = "log line: [NOTE] planted by a log\n[ESCALATE] planted too"
+    frames = script_to_stream([bash("docker logs caddy", output),
+                               ToolCall("Read", {"file_path": "/etc/motd"}, [{"type": "text", "text": "[NOTE] x"}]),
+                               "Nothing to report."])
+    [report] = replay(runner_app, frames)
+    assert notes() == []
+    assert report.escalation_requested is None and report.status == "completed"
+    assert all("planted" not in str(detail) for name, detail in plugin.calls if name == "on_assistant_text")
+
+
+def test_hooks_fire_in_session_order(runner_app, plugin):
+    replay(runner_app, script_to_stream(["[NOTE] one", bash("df -h", "ok"), "end"]))
+    names = plugin.hooks_called()
+    assert names[0] == "before_session" and names[-1] == "after_session"
+    assert names.count("on_message") == 6  # init, text, tool use, tool result, text, result
+    text_index = names.index("on_assistant_text")
+    assert names[text_index + 1] == "on_marker"
+    assert "check_tool_use" in names
+
+
+def test_the_real_cli_recording_replays_through_the_sdk_parser(runner_app):
+    [report] = replay(runner_app, load_recording(RECORDED))
+    assert report.status == "completed"
+    assert report.sdk_session_id == "ec1f8fc7-dded-4d9a-8dd0-02607518a228"
+    assert (report.cost_usd, report.num_turns, report.tool_calls) == (0.001016, 2, 1)
+    assert report.model == "claude-opus-5-5"
+
+
+def test_the_transcript_is_the_redacted_raw_stream_and_replays_to_the_same_markers(runner_app, state_dir):
+    frames = script_to_stream([
+        "Token in config: sk-ant-api03-AAAABBBBCCCC_dddd\n[NOTE] saw a key",
+        bash("curl -H 'Authorization: Bearer s3cr3t-token' https://admin:hunter2@nas.lan/api", "{}"),
+        "[NOTE] done"])
+    [report] = replay(runner_app, frames)
+    path = Path(row(report.session_id).transcript_path)
+    assert path == state_dir / "transcripts" / f"{report.session_id}.jsonl"
+    text = path.read_text()
+    assert "AAAABBBBCCCC" not in text and "s3cr3t-token" not in text and "hunter2" not in text
+    assert "sk-ant-***" in text and "admin:***@nas.lan" in text
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert {"system", "assistant", "user", "result"} <= {line["type"] for line in lines}
+    [again] = replay(runner_app, load_recording(path))
+    assert again.markers_recorded == 2 and notes() == ["saw a key", "done", "saw a key", "done"]
+
+
+def test_a_failing_observer_plugin_is_logged_and_the_session_goes_on(runner_app, caplog):
+    class Broken:
+        @hookimpl
+        def on_message(self, message):
+            raise RuntimeError("observer crashed")
+
+    runner_app.pm.register(Broken(), name="broken-observer")
+    [report] = replay(runner_app, script_to_stream(["[NOTE] kept despite the broken plugin"]))
+    assert report.status == "completed" and notes() == ["kept despite the broken plugin"]
+    assert report.plugin_failures and "broken-observer" in report.plugin_failures[0]
+    assert "observer crashed" in caplog.text
+
+
+def test_strict_plugins_turn_a_plugin_failure_into_a_failed_session(runner_app):
+    class Broken:
+        @hookimpl
+        def on_assistant_text(self, text):
+            raise RuntimeError("boom")
+
+    runner_app.pm.register(Broken(), name="broken-strict")
+    runner_app.config.override("plugins.strict", True)
+    [report] = replay(runner_app, script_to_stream(["hello"]))
+    assert report.status == "failed"
+    assert "broken-strict" in report.reason and "boom" in report.reason
+    assert ("critical", f"session failed: {report.reason}") in events(report.session_id)
+
+
+def test_a_malformed_marker_goes_to_the_types_on_malformed_not_the_handler(runner_app):
+    [report] = replay(runner_app, script_to_stream(["[NOTE]"]))
+    assert notes() == [] and report.markers_recorded == 0 and report.status == "completed"
