@@ -1,0 +1,146 @@
+"""``claudeops run``: flags, exit codes, cron silence, JSON, live progress, the shipped examples."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+from runner_support import load_app
+
+from claudeops.cli import build_cli
+from claudeops.lock import RunLock
+from claudeops.plugins import DEFAULT_PLUGINS
+from claudeops.progress import LiveProgress
+from claudeops.replay import ReplayTransport, script_to_stream
+from claudeops.runner import EXIT_LOCKED, RunRequest, run_chain
+from claudeops.sessions import SessionRow
+from claudeops.store import close_store, db
+
+pytest_plugins = ["runner_fixtures"]
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "sessions"
+
+
+def invoke(app, *args: str):
+    return CliRunner().invoke(build_cli(app), ["run", *args], catch_exceptions=False)
+
+
+def recording(tmp_path: Path, frames: list[dict], name: str = "session.jsonl") -> str:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(frame) + "\n" for frame in frames))
+    return str(path)
+
+
+def test_a_healthy_run_from_cron_prints_nothing_and_exits_0(runner_app):
+    result = invoke(runner_app, "--replay", str(EXAMPLES / "healthy-tier1.jsonl"))
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
+    assert SessionRow.get().status == "completed"
+
+
+def test_json_prints_a_machine_readable_summary(runner_app):
+    result = invoke(runner_app, "--replay", str(EXAMPLES / "healthy-tier1.jsonl"), "--json")
+    summary = json.loads(result.stdout)
+    assert summary["exit_code"] == 0
+    [session] = summary["sessions"]
+    assert session["status"] == "completed" and session["tier"] == 1 and session["trigger"] == "replay"
+    assert session["cost_usd"] == 0.0187 and session["tool_calls"] == 6 and session["model"] == "claude-haiku-4-5"
+
+
+def test_a_failed_session_prints_one_line_on_stderr_and_exits_1(runner_app, tmp_path):
+    frames = script_to_stream(["API Error: 401 invalid x-api-key"], is_error=True, api_error_status=401)
+    result = invoke(runner_app, "--replay", recording(tmp_path, frames))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == "claudeops: session #1 (tier 1) failed: authentication failed (API status 401)\n"
+
+
+def test_a_second_run_exits_at_once_with_the_lock_code(runner_app, state_dir):
+    with RunLock(state_dir):
+        result = invoke(runner_app, "--replay", str(EXAMPLES / "healthy-tier1.jsonl"))
+    assert result.exit_code == EXIT_LOCKED == 75
+    assert "another claudeops run" in result.stderr and "holds" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_an_unusable_recording_is_a_usage_error(runner_app, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "system", "subtype": "init"}\nnot json\n')
+    result = invoke(runner_app, "--replay", str(bad))
+    assert result.exit_code == 2 and f"{bad}:2: not a JSON line" in result.stderr
+    assert invoke(runner_app, "--replay", str(tmp_path / "missing.jsonl")).exit_code == 2
+
+
+def test_a_missing_prompt_file_is_a_config_error_before_any_session(runner_app, tmp_path):
+    runner_app.config.override("tier1.prompt", str(tmp_path / "nope.md"))
+    result = invoke(runner_app, "--replay", str(EXAMPLES / "healthy-tier1.jsonl"))
+    assert result.exit_code == 2 and "tier1.prompt" in result.stderr
+    assert SessionRow.select().count() == 0
+
+
+def test_flags_override_the_starting_tiers_config(runner_app):
+    invoke(runner_app, "--tier", "2", "--replay", str(EXAMPLES / "healthy-tier1.jsonl"), "--model", "opus",
+           "--max-turns", "5", "--max-budget-usd", "1.5", "--timeout", "60", "--trigger", "webhook")
+    settings = runner_app.config.tier(2)
+    assert (settings.model, settings.max_turns, settings.max_budget_usd, settings.timeout_seconds) == (
+        "opus", 5, 1.5, 60.0)
+    assert runner_app.config.sources["tier2.model"] == "flag"
+    stored = SessionRow.get()
+    assert (stored.tier, stored.trigger) == (2, "webhook")
+
+
+def test_help_explains_replay_escalation_and_exit_codes(runner_app):
+    text = CliRunner().invoke(build_cli(runner_app), ["run", "--help"]).output
+    for phrase in ("--replay FILE", "--no-escalate", "--dry-run", "75 another run holds the lock",
+                   "130 interrupted", "[ESCALATE] reason"):
+        assert phrase in text
+
+
+def test_the_prompt_flag_replaces_the_tier_prompt_but_keeps_marker_sections(runner_app):
+    transport = ReplayTransport(script_to_stream(["ok"]))
+    run_chain(runner_app, RunRequest(prompt="Only check the NAS.", transport_factory=lambda tier: transport))
+    [user] = [frame for frame in transport.written if frame["type"] == "user"]
+    prompt = user["message"]["content"]
+    assert prompt.startswith("Only check the NAS.") and "## Notes" in prompt and "## Escalation" in prompt
+
+
+def test_a_terminal_gets_a_live_progress_line_and_a_summary(runner_app):
+    output = io.StringIO()
+    progress = LiveProgress(Console(file=output, force_terminal=True, width=200))
+    run_chain(runner_app, RunRequest.replaying([EXAMPLES / "healthy-tier1.jsonl"], observer=progress))
+    text = output.getvalue()
+    assert "session #1 · tier 1 · claude-haiku-4-5 · 7 turns · 6 tool calls · 0 markers" in text  # live
+    assert "session #1 · tier 1 · claude-haiku-4-5 · completed · 7 turns · 6 tool calls · 0 markers" in text
+
+
+@pytest.fixture
+def full_app(state_dir):
+    app = load_app(state_dir, builtins=DEFAULT_PLUGINS)
+    yield app
+    close_store()
+
+
+def count(table: str) -> int:
+    return db.execute_sql(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+
+
+def test_the_healthy_example_records_memories_and_events(full_app):
+    [report] = run_chain(full_app, RunRequest.replaying([EXAMPLES / "healthy-tier1.jsonl"]))
+    assert report.status == "completed" and report.markers_recorded == 4
+    assert (count("memories"), count("events")) == (2, 2)
+
+
+def test_the_escalation_example_replays_both_tiers(full_app):
+    parent, child = run_chain(full_app, RunRequest.replaying(
+        [EXAMPLES / "escalate-tier1.jsonl", EXAMPLES / "escalated-tier2.jsonl"]))
+    assert (parent.status, child.status, child.tier, child.parent_session_id) == (
+        "escalated", "completed", 2, parent.session_id)
+    assert count("cooldown_actions") == 1 and count("memories") == 1
+
+
+def test_marker_text_in_tool_output_is_not_recorded(full_app):
+    [report] = run_chain(full_app, RunRequest.replaying([EXAMPLES / "marker-in-tool-output-tier1.jsonl"]))
+    assert report.markers_recorded == 1 and report.escalation_requested is None
+    assert (count("memories"), count("events")) == (0, 1)
