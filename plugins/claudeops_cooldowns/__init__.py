@@ -20,6 +20,7 @@ from claudeops_cooldowns.models import MIGRATIONS
 from claudeops_cooldowns.prompt import COOLDOWN_ORDER, render_cooldown_section
 from claudeops_cooldowns.repository import cooldown_state, use_rules
 from claudeops_cooldowns.settings import CooldownSettings, rules_from, validate
+from claudeops_cooldowns.web import register_web  # noqa: F401  the /cooldowns dashboard page
 
 OWNER = "claudeops_cooldowns"
 SECTION = "cooldowns"

@@ -14,6 +14,7 @@ from claudeops_events.cli import events_group
 from claudeops_events.marker import event_marker_type
 from claudeops_events.models import MIGRATIONS
 from claudeops_events.repository import store_event
+from claudeops_events.web import register_web  # noqa: F401  the /events dashboard page
 
 OWNER = "claudeops_events"
 

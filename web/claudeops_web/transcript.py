@@ -67,7 +67,7 @@ def read_transcript(path: str | None, markers: MarkerRegistry, offset: int = 0,
     if not complete and len(data) == limit:
         complete = data  # one line longer than a chunk: show it cut rather than never
     chunk = TranscriptChunk(start=offset, end=offset + len(complete))
-    chunk.more = chunk.end < size and len(complete) > 0
+    chunk.more = len(data) == limit and chunk.end < size  # stopped at the limit, not at a partial line
     for raw in complete.decode("utf-8", errors="replace").splitlines():
         if raw.strip():
             chunk.items.extend(items_from_line(raw, markers))

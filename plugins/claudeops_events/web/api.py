@@ -1,0 +1,42 @@
+"""The events part of the JSON API: ``GET /api/v1/events`` with the page's filters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from litestar import get
+from litestar.exceptions import ValidationException
+from litestar.params import QueryParameter
+
+from claudeops.store import db
+from claudeops_events import repository
+from claudeops_events.repository import EventRecord
+
+MAX_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class EventList:
+    items: list[EventRecord]
+    total: int
+    limit: int
+    offset: int
+
+
+@get("/events", sync_to_thread=True, tags=["events"])
+def list_events(level: Annotated[str | None, QueryParameter(description="info, warning or critical")] = None,
+                service: Annotated[str | None, QueryParameter()] = None,
+                since: Annotated[str | None, QueryParameter(description="30m, 24h, 7d or an ISO time")] = None,
+                session_id: Annotated[int | None, QueryParameter()] = None,
+                limit: Annotated[int, QueryParameter(ge=1, le=MAX_LIMIT)] = 50,
+                offset: Annotated[int, QueryParameter(ge=0)] = 0) -> EventList:
+    """Events, newest first, matching every given filter."""
+    filters = {"level": level, "service": service, "since": since, "session_id": session_id}
+    with db.connection_context():
+        try:
+            items = repository.list_events(limit=limit, offset=offset, **filters)
+            total = repository.count_events(**filters)
+        except ValueError as exc:
+            raise ValidationException(str(exc)) from None
+    return EventList(items, total, limit, offset)
