@@ -1,11 +1,12 @@
-"""Every read and write of the ``memories`` table, for the marker handler, the CLI and the dashboard.
+"""Reads and writes of the ``memories`` table for the CLI and the dashboard (and the marker path's inserts).
 
 Functions take plain values and return :class:`MemoryRecord` snapshots, never live models, so
 callers cannot write behind the rules. They open no connection of their own: the runner and
 the CLI already hold one, and a web handler wraps its calls in ``db.connection_context()``.
-Writes run in ``db.atomic()`` (``BEGIN IMMEDIATE`` on SQLite), and confidence changes are
-single UPDATE statements, so a concurrent writer (the dashboard and a cron session) never loses
-an update.
+Writes run in ``db.atomic()`` (``BEGIN IMMEDIATE`` on SQLite); an edit reads and writes inside
+that one transaction, and bulk confidence changes are single UPDATE statements, so a
+concurrent writer (the dashboard and a cron session) never loses an update. The statements a
+marker runs to find and adjust its candidates are in :mod:`claudeops_memory.upsert_store`.
 
 Rules every write follows (SPEC-0015): confidence clamped to [0, 1] and rounded to 2 decimals;
 a memory is active only while its confidence is at least the threshold (0.3 by default);
@@ -198,24 +199,6 @@ def memory_counts() -> tuple[int, int]:
     return active, inactive
 
 
-def active_group(service: str | None, category: str) -> list[MemoryRecord]:
-    """Active memories about the same service and category: the candidates a new one may match."""
-    query = (Memory.select()
-             .where(_same_service(service), Memory.category == category, ACTIVE)
-             .order_by(Memory.confidence.desc(), Memory.id.desc()))
-    return [_record(row) for row in query]
-
-
-def inactive_duplicate(service: str | None, category: str, observation: str) -> MemoryRecord | None:
-    """An inactive memory of the same service and category with the same text, ignoring case."""
-    query = (Memory.select()
-             .where(_same_service(service), Memory.category == category, INACTIVE,
-                    peewee.fn.LOWER(Memory.observation) == peewee.fn.LOWER(observation))
-             .order_by(Memory.id.desc()).limit(1))
-    row = query.first()
-    return None if row is None else _record(row)
-
-
 def injection_status(budget_tokens: int, min_confidence: float = MIN_CONFIDENCE,
                      ids: Iterable[int] | None = None) -> dict[int, str]:
     """Why each memory is or is not in the prompt now: ``injected``, ``over budget`` (a more
@@ -322,34 +305,3 @@ def adjust_confidence(ids: Sequence[int], delta: float, now: str | None = None,
                                    Memory.updated_at: stamp})
             changed += query.where(Memory.id.in_(wanted[start:start + _DELETE_CHUNK])).execute()
     return changed
-
-
-def reinforce(memory_id: int, step: float, now: str) -> MemoryRecord | None:
-    """Raise an active memory's confidence by ``step`` and refresh ``updated_at``.
-
-    Returns the updated memory, or ``None`` if it was deleted or deactivated meanwhile.
-    """
-    query = Memory.update({Memory.confidence: confidence_sql(Memory.confidence + step), Memory.updated_at: now})
-    if not query.where(Memory.id == memory_id, ACTIVE).execute():
-        return None
-    return _record(Memory.get_by_id(memory_id))
-
-
-def weaken(memory_id: int, step: float, min_confidence: float) -> MemoryRecord | None:
-    """Lower an active memory's confidence by ``step``, deactivating it below the threshold.
-
-    ``updated_at`` is left alone: it records the last reinforcement, not the last change.
-    """
-    new_confidence = confidence_sql(Memory.confidence - step)
-    query = Memory.update({Memory.confidence: new_confidence,
-                           Memory.active: active_sql(new_confidence, min_confidence)})
-    if not query.where(Memory.id == memory_id, ACTIVE).execute():
-        return None
-    return _record(Memory.get_by_id(memory_id))
-
-
-def reactivate(memory_id: int, confidence: float, now: str) -> MemoryRecord:
-    """Bring an inactive memory back at ``confidence`` (the agent recorded it again)."""
-    Memory.update({Memory.confidence: clamp_confidence(confidence), Memory.active: True,
-                   Memory.updated_at: now}).where(Memory.id == memory_id).execute()
-    return _record(Memory.get_by_id(memory_id))

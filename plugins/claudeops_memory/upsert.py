@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from claudeops.store import db
-from claudeops_memory import repository
+from claudeops_memory import repository, upsert_store
 from claudeops_memory.repository import MemoryRecord
 from claudeops_memory.settings import MemorySettings
 
@@ -93,19 +93,19 @@ def judge_candidates(judge: Judge, observation: Observation,
 
 def record_observation(judge: Judge, observation: Observation, settings: MemorySettings) -> UpsertResult:
     """Store ``observation`` by the rules in the module docstring; one transaction."""
-    candidates = repository.active_group(observation.service, observation.category)
+    candidates = upsert_store.active_group(observation.service, observation.category)
     target, contradicted = judge_candidates(judge, observation, candidates)
     with db.atomic():
         weakened = tuple(memory for candidate in contradicted
-                         if (memory := repository.weaken(candidate.id, settings.contradict_step,
+                         if (memory := upsert_store.weaken(candidate.id, settings.contradict_step,
                                                          settings.min_confidence)) is not None)
         if target is not None:
-            memory = repository.reinforce(target.id, settings.reinforce_step, observation.now)
+            memory = upsert_store.reinforce(target.id, settings.reinforce_step, observation.now)
             if memory is not None:
                 return UpsertResult("reinforced", memory, weakened)
-        duplicate = repository.inactive_duplicate(observation.service, observation.category, observation.text)
+        duplicate = upsert_store.inactive_duplicate(observation.service, observation.category, observation.text)
         if duplicate is not None:
-            memory = repository.reactivate(duplicate.id, settings.default_confidence, observation.now)
+            memory = upsert_store.reactivate(duplicate, settings.default_confidence, observation.now)
             return UpsertResult("reactivated", memory, weakened)
         memory = repository.create_memory(
             category=observation.category, observation=observation.text, service=observation.service,

@@ -1,0 +1,106 @@
+"""Staleness decay over 100,000 memories, against one hand-written SQL UPDATE.
+
+Usage: ``python bench/memory_decay.py [ROWS]`` (default 100,000).
+
+Ours: :func:`claudeops_memory.decay.decay_stale_memories` (peewee): one transaction that decays
+what is due and records it in the ``memory_decay`` ledger, which is what makes it idempotent.
+Baseline: the plain, non-idempotent statement an implementation without a ledger would run,
+on its own ``sqlite3`` connection, ``BEGIN IMMEDIATE`` to ``COMMIT``::
+
+    UPDATE memories SET confidence = <clamped, rounded confidence - 0.1 * full weeks past 30 days>,
+                        active = <0 when that is below 0.3>
+    WHERE active = 1 AND updated_at <= <now - 37 days>
+
+Every repeat starts from a fresh copy of the same database file, so both do the same first-run
+work (about 60 % of the rows are stale); the ratio is the median of the per-repeat ratios.
+A second run of ours at the same moment (nothing left to do) is timed too. Target (issue 4):
+within 3x of the hand-written UPDATE.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from claudeops_memory.decay import decay_stale_memories
+from memory_data import NOW, fill_memories, load_app
+
+from claudeops.clock import to_timestamp
+from claudeops.store import close_store, open_store
+
+REPEATS = 5
+WEEKS = "CAST((julianday(:now) - julianday(updated_at) - 30) / 7 AS INTEGER)"
+HAND_WRITTEN = f"""
+UPDATE memories SET
+    confidence = ROUND(MAX(0.0, confidence - 0.1 * {WEEKS}), 2),
+    active = CASE WHEN ROUND(MAX(0.0, confidence - 0.1 * {WEEKS}), 2) < 0.3 THEN 0 ELSE 1 END
+WHERE active = 1 AND updated_at <= :first_week"""
+
+
+def time_ours(database: Path, now: str) -> tuple[float, float, int, int]:
+    open_store(f"sqlite:///{database}")
+    start = time.perf_counter()
+    result = decay_stale_memories(now)
+    first = time.perf_counter() - start
+    start = time.perf_counter()
+    again = decay_stale_memories(now)
+    second = time.perf_counter() - start
+    close_store()
+    assert again.decayed == 0
+    return first * 1000, second * 1000, result.decayed, result.deactivated
+
+
+def time_hand_written(database: Path, now: str) -> tuple[float, int]:
+    connection = sqlite3.connect(database, isolation_level=None)
+    connection.execute("PRAGMA journal_mode=wal")
+    connection.execute("PRAGMA synchronous=normal")
+    start = time.perf_counter()
+    connection.execute("BEGIN IMMEDIATE")
+    changed = connection.execute(HAND_WRITTEN, {"now": now, "first_week": to_timestamp(NOW - timedelta(days=37))})
+    connection.execute("COMMIT")
+    elapsed = time.perf_counter() - start
+    connection.close()
+    return elapsed * 1000, changed.rowcount
+
+
+def main(rows: int) -> int:
+    now = to_timestamp(NOW)
+    with tempfile.TemporaryDirectory() as folder:
+        state = Path(folder) / "state"
+        load_app(state)
+        close_store()
+        pristine = state / "claudeops.db"
+        fill_memories(pristine, rows)
+        rounds = []
+        for repeat in range(REPEATS):
+            mine_copy, theirs_copy = Path(folder) / f"ours{repeat}.db", Path(folder) / f"theirs{repeat}.db"
+            shutil.copyfile(pristine, mine_copy)
+            shutil.copyfile(pristine, theirs_copy)
+            mine, again, decayed, deactivated = time_ours(mine_copy, now)
+            theirs, changed = time_hand_written(theirs_copy, now)
+            assert changed == decayed, (changed, decayed)
+            rounds.append((mine, again, theirs))
+            mine_copy.unlink()
+            theirs_copy.unlink()
+
+    mine = statistics.median(first for first, _, _ in rounds)
+    again = statistics.median(second for _, second, _ in rounds)
+    theirs = statistics.median(base for _, _, base in rounds)
+    ratio = statistics.median(first / base for first, _, base in rounds)
+    print(f"memories in table:              {rows:,}; {decayed:,} decayed, {deactivated:,} of them deactivated")
+    print(f"decay_stale_memories (ours):    {mine:8.1f} ms   (median of {REPEATS} fresh copies)")
+    print(f"  same moment again (no-op):    {again:8.1f} ms")
+    print(f"hand-written SQL UPDATE:        {theirs:8.1f} ms")
+    within = ratio <= 3.0
+    print(f"ratio ours / hand-written:      {ratio:8.2f}x   target <= 3x: {'met' if within else 'NOT met'}")
+    return 0 if within else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000))

@@ -1,0 +1,119 @@
+"""Recording 10,000 memory markers through the marker handler, relation judge included.
+
+Usage: ``python bench/memory_upsert.py [MARKERS]`` (default 10,000).
+
+Each marker goes the way a live session's does: the marker registry splits the assistant text
+into candidates, the regex parses it, and :func:`claudeops_memory.markers.handle_memory_marker`
+normalises the observation, asks the ``judge_memory_relation`` hook (the default judge) about
+every active memory of the same service and category, and commits its own transaction.
+
+The markers are what an agent plausibly writes over many sessions: 40 services (and general
+memories), the five categories, a handful of facts per service and category, each stated in
+several phrasings (which should reinforce), now and then the opposite claim (which should
+contradict) or a new fact. The database starts empty and grows as the markers arrive.
+Target (issue 4): at least 1,000 markers per second.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from claudeops_memory.markers import handle_memory_marker
+from memory_data import load_app
+
+from claudeops.session import Session
+from claudeops.sessions import start_session_row
+from claudeops.store import close_store
+
+SERVICES = [f"svc{number:02d}" for number in range(40)]
+DEPENDENCIES = ("WireGuard", "postgres", "redis", "the NAS mount", "traefik", "mosquitto")
+# Per category: facts, each a list of phrasings; "{x}" takes a per-service value, "!" marks the opposite claim.
+FACTS: dict[str, list[list[str]]] = {
+    "timing": [
+        ["Takes {n}s to start after restart", "Takes about {n} seconds to start after a restart",
+         "Needs {n} seconds after restarting before it answers", "!Takes {m}s to start after restart"],
+        ["Health check times out while the nightly backup runs", "Health checks time out during the nightly backup"],
+        ["Certificate renewal takes about {n} minutes", "Renewing the certificate takes {n} minutes"],
+    ],
+    "dependency": [
+        ["Must be started after {dep}", "Needs {dep} running before it starts",
+         "!Can be started independently of {dep}"],
+        ["Loses its sessions when redis restarts", "Redis restarts drop all of its sessions"],
+    ],
+    "behavior": [
+        ["Returns HTTP {code} when healthy", "Answers health checks with {code} when it is fine",
+         "!Returns HTTP 200 when healthy"],
+        ["First restart always fails due to a DB lock; the second succeeds",
+         "The first restart fails on a database lock, a second one works"],
+        ["Logs a harmless warning about IPv6 at every start", "Prints an IPv6 warning on start that can be ignored"],
+    ],
+    "remediation": [
+        ["Restarting the container clears the stuck queue", "A container restart fixes the stuck queue",
+         "!Restarting the container does not clear the stuck queue"],
+        ["Clearing the cache directory fixes the 500 errors", "The 500 errors go away after clearing the cache"],
+    ],
+    "maintenance": [
+        ["Needs a manual VACUUM FULL weekly", "Run VACUUM FULL by hand every week"],
+        ["Rotate the API token every {n} days", "The API token must be rotated every {n} days"],
+    ],
+}
+
+
+def marker_texts(count: int, seed: int = 4) -> list[str]:
+    """``count`` assistant lines, each one memory marker."""
+    rng = random.Random(seed)
+    values = {service: {"n": rng.choice((30, 45, 60, 90, 120)), "m": rng.choice((5, 10, 300)),
+                        "dep": rng.choice(DEPENDENCIES), "code": rng.choice((302, 401, 204))}
+              for service in [*SERVICES, None]}
+    texts = []
+    for _ in range(count):
+        service = None if rng.random() < 0.1 else rng.choice(SERVICES)
+        category = rng.choice(tuple(FACTS))
+        phrasings = rng.choice(FACTS[category])
+        phrasing = rng.choice(phrasings)
+        if phrasing.startswith("!") and rng.random() < 0.7:
+            phrasing = phrasings[0]  # the opposite claim is the rarer one
+        observation = phrasing.removeprefix("!").format(**values[service])
+        if rng.random() < 0.05:
+            observation += f" (seen in run {rng.randint(1, 10_000)})"  # a one-off fact: new text
+        tag = f"{category}:{service}" if service else category
+        texts.append(f"[MEMORY:{tag}] {observation}")
+    return texts
+
+
+def main(count: int) -> int:
+    texts = marker_texts(count)
+    with tempfile.TemporaryDirectory() as folder:
+        app = load_app(Path(folder))
+        row = start_session_row(2, "sonnet", "bench", None, "2026-06-01T12:00:00Z")
+        session = Session(id=row.id, tier=2, model="sonnet", trigger="bench", config=app.config, hook=app.hook)
+        actions: Counter[str] = Counter()
+        contradicted = 0
+        start = time.perf_counter()
+        for text in texts:
+            for candidate in app.markers.candidates(text):
+                marker = candidate.parse()
+                assert marker is not None, text
+                result = handle_memory_marker(session, marker)
+                assert result is not None
+                actions[result.action] += 1
+                contradicted += len(result.contradicted)
+        elapsed = time.perf_counter() - start
+        close_store()
+
+    rate = count / elapsed
+    print(f"markers:               {count:,} ({', '.join(f'{n:,} {a}' for a, n in actions.most_common())}; "
+          f"{contradicted:,} contradictions)")
+    print(f"elapsed:               {elapsed:8.2f} s   ({elapsed / count * 1000:.3f} ms per marker)")
+    within = rate >= 1000
+    print(f"throughput:            {rate:8.0f} markers/s   target >= 1,000/s: {'met' if within else 'NOT met'}")
+    return 0 if within else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000))
