@@ -125,6 +125,13 @@ def test_observation_limit_is_configurable(load_memory_app: Callable[..., Loaded
     assert len(_only_memory().observation) == 40
 
 
+def test_service_names_are_lower_cased_so_they_reinforce_each_other(memory_app: LoadedApp) -> None:
+    memory_app.emit(memory_app.session(), "[MEMORY:timing:Jellyfin] Takes 60s to start after restart\n"
+                                          "[MEMORY:timing:jellyfin] Takes 60s to start after restart")
+    memory = _only_memory()
+    assert (memory.service, memory.confidence) == ("jellyfin", 0.8)
+
+
 def test_service_named_general_is_a_general_memory(memory_app: LoadedApp) -> None:
     memory_app.emit(memory_app.session(), "[MEMORY:remediation:general] Retry DNS checks once")
     assert _only_memory().service is None

@@ -108,10 +108,14 @@ def validate_category(category: str) -> str:
 
 
 def normalise_service(service: str | None) -> str | None:
-    """``None``, blank or ``general`` mean a general memory; anything else must be a plain name."""
+    """``None``, blank or ``general`` mean a general memory; anything else must be a plain name.
+
+    Names are lower-cased, as the events and cooldowns plugins do, so ``Jellyfin`` and
+    ``jellyfin`` are one service for reinforcement, filters and the context's headings.
+    """
     if service is None or not service.strip() or service.strip().lower() == GENERAL:
         return None
-    service = service.strip()
+    service = service.strip().lower()
     if not SERVICE_PATTERN.fullmatch(service):
         raise ValueError(f"invalid service name {service!r} (use letters, digits, '_' and '-')")
     return service
