@@ -192,3 +192,15 @@ def test_actions_that_left_the_window_are_not_in_the_prompt(app, clock):
 
 def test_tier_1_gets_no_cooldown_section(app, clock):
     assert prompt_section(app, new_session(app, tier=1, clock=clock)) is None
+
+
+def test_a_limit_of_zero_refuses_every_restart(tmp_path, clock):
+    app = load_app(tmp_path / "state", {"CLAUDEOPS_COOLDOWNS_RESTART_LIMIT": "0"})
+    try:
+        session = new_session(app, tier=2, clock=clock)
+        assert "restart is not allowed at all (limit 0)" in bash(app, session, "systemctl restart jellyfin")
+        reason = bash(app, session, "docker compose restart")
+        assert "would restart every service of the project, and restart is not allowed at all" in reason
+        assert [event.service for event in list_events()] == [None, "jellyfin"]
+    finally:
+        close_store()

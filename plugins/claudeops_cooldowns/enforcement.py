@@ -43,8 +43,8 @@ def check_command(session: Session, command: str) -> str | None:
     if not refusals:
         return None
     for target, state in refusals:
-        session.record_event("warning", f"cooldown blocked {target.action} of {state.service} "
-                             f"({_count(state)}{_until(state)}): {target.command}", state.service)
+        session.record_event("warning", f"cooldown blocked {target.action} of {_name(state.service)} "
+                             f"({_count(state)}{_until(state)}): {target.command}", _service(state.service))
     reasons = "; ".join(_reason(target, state) for target, state in refusals)
     return f"Refused by claudeops cooldowns: {reasons}. {AFTER_REFUSAL}"
 
@@ -70,7 +70,7 @@ def _refuse_tier_one(session: Session, targets: list[Target]) -> str:
 def _reason(target: Target, state: ServiceCooldown) -> str:
     scope = "" if target.service != EVERY_SERVICE else f" (every service of the project, {state.service} included)"
     if state.until is None:
-        return (f"`{target.command}` would {verb(target.action)} {state.service}{scope}, and {target.action} "
+        return (f"`{target.command}` would {verb(target.action)} {_name(state.service)}, and {target.action} "
                 f"is not allowed at all (limit 0)")
     return (f"`{target.command}` would {verb(target.action)} {state.service}{scope}, which already had "
             f"{counted(state.count, target.action)} in the last {hours(state.window_hours)} "
