@@ -1,0 +1,40 @@
+"""The ``[memory]`` settings: SPEC-0015's numbers by default, overridable, and checked at start-up."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from claudeops_memory.settings import MemorySettings
+from memory_support import MEMORY_BUILTINS
+
+from claudeops.app import App
+from claudeops.plugins import PluginError
+
+
+def load(**environ: str) -> MemorySettings:
+    app = App.load(None, environ, entry_points=False, builtins=MEMORY_BUILTINS)
+    return app.config.section("memory")
+
+
+def test_defaults_are_the_spec_numbers() -> None:
+    assert load() == MemorySettings(budget_tokens=2000, min_confidence=0.3, default_confidence=0.7,
+                                    reinforce_step=0.1, contradict_step=0.2, grace_days=30, decay_per_week=0.1,
+                                    max_observation_chars=500)
+
+
+def test_budget_has_the_spec_environment_variable_and_the_generic_one() -> None:
+    assert load(CLAUDEOPS_MEMORY_BUDGET="4000").budget_tokens == 4000
+    assert load(CLAUDEOPS_MEMORY_BUDGET_TOKENS="3000").budget_tokens == 3000
+
+
+@pytest.mark.parametrize(("variable", "value", "message"), [
+    ("CLAUDEOPS_MEMORY_MIN_CONFIDENCE", "1.5", "memory.min_confidence must be between 0 and 1"),
+    ("CLAUDEOPS_MEMORY_DEFAULT_CONFIDENCE", "0.2", "memory.default_confidence must not be below"),
+    ("CLAUDEOPS_MEMORY_BUDGET", "-1", "memory.budget_tokens must not be negative"),
+    ("CLAUDEOPS_MEMORY_DECAY_PER_WEEK", "0.001", "memory.decay_per_week must be 0 (no decay) or at least 0.01"),
+])
+def test_nonsense_settings_stop_start_up_with_one_line(variable: str, value: str, message: str) -> None:
+    with pytest.raises(PluginError, match=re.escape(message)) as failure:
+        load(**{variable: value})
+    assert "\n" not in str(failure.value)
