@@ -35,9 +35,10 @@ WORDS = ("restart", "takes", "seconds", "health", "check", "returns", "after", "
 
 def fill(state_dir: Path) -> None:
     """10,000 memories with the spread a long-lived install has (services, categories, confidences)."""
+    from claudeops_memory.models import CATEGORIES, Memory
+
     from claudeops.app import App
     from claudeops.store import close_store, db
-    from claudeops_memory.models import CATEGORIES, Memory
 
     app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(state_dir)}, entry_points=False)
     app.open_store()
@@ -68,9 +69,10 @@ def serve(kind: str, port: int, state_dir: str) -> None:
 
         asgi = Litestar([hello])
     else:
+        from claudeops_web import create_app
+
         from claudeops.app import App
         from claudeops.store import close_store
-        from claudeops_web import create_app
 
         app = App.load(None, {"CLAUDEOPS_STATE_DIR": state_dir}, entry_points=False)
         app.open_store()
