@@ -105,7 +105,10 @@ def memories_group() -> None:
               help="Print a JSON array of objects with exactly the memories table's columns.")
 @pass_app
 def list_command(app: App, service: str | None, category: str | None, state: str | None, as_json: bool) -> None:
-    """List memories, most trusted first (active ones only unless --inactive or --all)."""
+    """List memories, most trusted first.
+
+    Only active memories unless --inactive or --all; --json prints the table's columns.
+    """
     open_store_or_fail(app)
     memories = repository.list_memories(service=service, category=category, include_inactive=state == "all",
                                         only_inactive=state == "inactive")
@@ -126,7 +129,10 @@ def list_command(app: App, service: str | None, category: str | None, state: str
 @click.argument("text", nargs=-1, required=True)
 @pass_app
 def add_command(app: App, category: str, service: str | None, confidence: float | None, text: tuple[str, ...]) -> None:
-    """Add a memory as the operator (its session is empty). TEXT is the observation."""
+    """Add a memory as the operator.
+
+    TEXT is the observation (words are joined with spaces); the memory has no session.
+    """
     settings = _settings(app)
     observation = " ".join(text)
     open_store_or_fail(app)
@@ -147,7 +153,12 @@ def add_command(app: App, category: str, service: str | None, confidence: float 
 @pass_app
 def edit_command(app: App, memory_id: int, observation: str | None, confidence: float | None,
                  active: bool | None) -> None:
-    """Change a memory's observation, confidence or state; refreshes its last update."""
+    """Change a memory's text, confidence or state.
+
+    Refreshes its last update (which restarts staleness decay). A confidence at or above
+    memory.min_confidence reactivates the memory, one below deactivates it, unless --active
+    or --inactive says otherwise.
+    """
     if observation is None and confidence is None and active is None:
         raise click.ClickException("nothing to change: give --observation, --confidence, --active or --inactive")
     settings = _settings(app)
@@ -164,7 +175,7 @@ def edit_command(app: App, memory_id: int, observation: str | None, confidence: 
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 @pass_app
 def rm_command(app: App, memory_ids: tuple[int, ...], yes: bool) -> None:
-    """Delete memories permanently (asks first unless --yes)."""
+    """Delete memories permanently (asks unless --yes)."""
     open_store_or_fail(app)
     wanted = sorted(set(memory_ids))
     unknown = sorted(set(wanted) - repository.existing_ids(wanted))
@@ -181,7 +192,10 @@ def rm_command(app: App, memory_ids: tuple[int, ...], yes: bool) -> None:
 @memories_group.command("context")
 @pass_app
 def context_command(app: App) -> None:
-    """Print exactly the memory block a session starting now would get (does not run decay)."""
+    """Print the memory block a session would get now.
+
+    Exactly what would be appended to the system prompt, without running decay first.
+    """
     settings = _settings(app)
     open_store_or_fail(app)
     plan = plan_memory_context(settings.budget_tokens, settings.min_confidence)
@@ -195,7 +209,11 @@ def context_command(app: App) -> None:
 @memories_group.command("decay")
 @pass_app
 def decay_command(app: App) -> None:
-    """Apply staleness decay now (what every session start does); safe to repeat."""
+    """Apply staleness decay now (safe to repeat).
+
+    Every session start does the same; a memory loses memory.decay_per_week per full week
+    without reinforcement past memory.grace_days, once.
+    """
     settings = _settings(app)
     open_store_or_fail(app)
     result = decay_stale_memories(now_timestamp(), grace_days=settings.grace_days,
