@@ -263,3 +263,21 @@ def test_sessions_api_and_openapi_schema(client):
     paths = set(schema["paths"])
     assert {"/api/v1/sessions", "/api/v1/memories", "/api/v1/events", "/api/v1/cooldowns"} <= paths
     assert not any(path.startswith(("/memories", "/sessions", "/login")) for path in paths)
+
+
+def test_an_unexpected_error_is_one_line_never_a_traceback(make_dashboard):
+    @get("/broken", sync_to_thread=False)
+    def broken() -> str:
+        raise RuntimeError("secret internals")
+
+    class BrokenPlugin:
+        @hookimpl
+        def register_web(self, register):
+            register(routes=[broken], api_routes=[broken])
+
+    _, client = make_dashboard(extra_plugins=(BrokenPlugin(),))
+    page = client.get("/broken")
+    assert page.status_code == 500 and "internal error (RuntimeError); see the server log" in page.text
+    assert "secret internals" not in page.text and "Traceback" not in page.text
+    assert client.get("/api/v1/broken").json() == {
+        "status_code": 500, "detail": "internal error (RuntimeError); see the server log"}
