@@ -27,6 +27,7 @@ class PluginCalls:
         self.pm = pm
         self.strict = strict
         self.failures: list[str] = []
+        self._cache: dict[str, list[pluggy.HookImpl]] = {}
 
     async def each(self, hook_name: str, **kwargs: Any) -> list[Any]:
         """Call every implementation of ``hook_name``; results of those that did not fail."""
@@ -51,9 +52,16 @@ class PluginCalls:
                 return value, None
         return None, None
 
+    def has(self, hook_name: str) -> bool:
+        """Whether any plugin implements ``hook_name`` (so asking it can be skipped when none does)."""
+        return bool(self._implementations(hook_name))
+
     def _implementations(self, hook_name: str) -> list[pluggy.HookImpl]:
-        caller: pluggy.HookCaller = getattr(self.pm.hook, hook_name)
-        return list(reversed(caller.get_hookimpls()))
+        """In call order; looked up once per session, as plugins do not come and go mid-session."""
+        if hook_name not in self._cache:
+            caller: pluggy.HookCaller = getattr(self.pm.hook, hook_name)
+            self._cache[hook_name] = list(reversed(caller.get_hookimpls()))
+        return self._cache[hook_name]
 
     async def _call(self, hook_name: str, impl: pluggy.HookImpl, kwargs: dict[str, Any]) -> tuple[bool, Any]:
         try:

@@ -48,9 +48,14 @@ def system_prompt_append(session: Session) -> str:
     return "\n\n".join(section.text for section in session.ordered_sections())
 
 
-def build_options(session: Session, *, pre_tool_use: PreToolUseCallback,
+def build_options(session: Session, *, pre_tool_use: PreToolUseCallback | None,
                   stderr: Callable[[str], None] | None = None) -> ClaudeAgentOptions:
-    """The SDK options for ``session``: its tier's limits, our sections, an isolated CLI state."""
+    """The SDK options for ``session``: its tier's limits, our sections, an isolated CLI state.
+
+    ``pre_tool_use`` is the tool gate, asked before every tool call; ``None`` when nothing would
+    refuse anything (no ``check_tool_use`` plugin, not a dry run), which spares the CLI a control
+    round trip per tool call.
+    """
     config = session.config
     tier = session.settings
     cwd = agent_cwd(config)
@@ -69,7 +74,7 @@ def build_options(session: Session, *, pre_tool_use: PreToolUseCallback,
         setting_sources=list(config.core.setting_sources),  # type: ignore[arg-type]
         stderr=stderr or log_cli_stderr,
         env={**QUIET_CLI_ENV, "CLAUDE_CONFIG_DIR": str(config_dir)},
-        hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[pre_tool_use])]},
+        hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[pre_tool_use])]} if pre_tool_use else None,
     )
 
 

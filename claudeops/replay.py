@@ -83,7 +83,7 @@ class ReplayTransport(Transport):
     """
 
     def __init__(self, frames: Sequence[dict[str, Any]], *, exit_code: int | None = None) -> None:
-        self._frames = [copy.deepcopy(frame) for frame in frames]
+        self._frames = list(frames)
         self._exit_code = exit_code
         self._send, self._receive = anyio.create_memory_object_stream[dict[str, Any]](100)
         self._prompted = False
@@ -160,8 +160,8 @@ class ReplayTransport(Transport):
                         if reason is not None:
                             self._denied[str(block.get("id", ""))] = reason
                             break
-            elif frame.get("type") == "user":
-                self._apply_denials(frame)
+            elif frame.get("type") == "user" and self._denied:
+                frame = self._apply_denials(frame)
             yield frame
         if self._exit_code and not self._stopped:
             raise ProcessError("Command failed", exit_code=self._exit_code, stderr="replayed exit")
@@ -190,11 +190,12 @@ class ReplayTransport(Transport):
             return str(specific.get("permissionDecisionReason") or "denied by a PreToolUse hook")
         return None
 
-    def _apply_denials(self, frame: dict[str, Any]) -> None:
-        """Replace recorded results of denied tool calls with the denial, as the CLI reports it."""
+    def _apply_denials(self, frame: dict[str, Any]) -> dict[str, Any]:
+        """A copy of ``frame`` whose results of denied tool calls say so, as the CLI reports them."""
+        frame = copy.deepcopy(frame)  # the recording itself stays as recorded
         content = frame.get("message", {}).get("content")
         if not isinstance(content, list):
-            return
+            return frame
         for block in content:
             if isinstance(block, dict) and block.get("type") == "tool_result":
                 reason = self._denied.pop(block.get("tool_use_id", ""), None)
@@ -202,6 +203,7 @@ class ReplayTransport(Transport):
                     block["content"] = reason
                     block["is_error"] = True
                     frame["tool_use_result"] = f"Error: {reason}"
+        return frame
 
     async def close(self) -> None:
         self._stopped = True

@@ -93,12 +93,16 @@ class SessionChain:
 
     async def run(self) -> ChainResult:
         plan: SessionPlan | None = SessionPlan(self.request.tier, self.request.trigger)
-        while plan is not None and not self.result.interrupted:
-            self.current = SessionRun(self.app, self.settings, plan)
-            report = await self.current.execute(self.escalation_blocker)
-            self.result.sessions.append(report)
-            plan = self._next(report)
-        self.current = None
+        self.app.pm.register(self.settings.events, name=f"claudeops.runner.events.{id(self)}")
+        try:
+            while plan is not None and not self.result.interrupted:
+                self.current = SessionRun(self.app, self.settings, plan)
+                report = await self.current.execute(self.escalation_blocker)
+                self.result.sessions.append(report)
+                plan = self._next(report)
+        finally:
+            self.app.pm.unregister(self.settings.events)
+            self.current = None
         return self.result
 
     def interrupt(self, reason: str) -> None:

@@ -117,17 +117,16 @@ EscalationVerdict = Callable[[Session], "str | None"]
 """Given a session that asked to escalate: ``None`` if the next tier will start, else why not."""
 
 
-class _EventCollector:
-    """Collects the notable events of one session, for the handoff to the next tier."""
+class EventLog:
+    """Registered as a plugin for a whole run: the notable events of each session, for handoffs."""
 
-    def __init__(self, session_id: int) -> None:
-        self.session_id = session_id
-        self.events: list[NotableEvent] = []
+    def __init__(self) -> None:
+        self.by_session: dict[int, list[NotableEvent]] = {}
 
     @hookimpl
     def record_event(self, event: NotableEvent) -> None:
-        if event.session_id == self.session_id:
-            self.events.append(event)
+        if event.session_id is not None:
+            self.by_session.setdefault(event.session_id, []).append(event)
 
 
 @dataclass
@@ -139,6 +138,7 @@ class RunSettings:
     transport_factory: TransportFactory | None
     clock: Callable[[], Any]
     observer: RunObserver | None
+    events: EventLog = field(default_factory=EventLog)
 
 
 class SessionRun:
@@ -169,18 +169,14 @@ class SessionRun:
         self._scope.cancel()
 
     async def execute(self, verdict: EscalationVerdict) -> SessionReport:
+        """Run the session to its end; the settings' :class:`EventLog` must be registered on ``app.pm``."""
         session = self._start()
-        collector = _EventCollector(session.id)
-        self.app.pm.register(collector, name=f"claudeops.runner.events.{session.id}")
-        try:
-            if self.plan.handoff is not None:
-                _record_event(session, "warning", f"escalation started: tier {self.plan.handoff.from_tier} "
-                                     f"session #{self.plan.handoff.from_session_id} handed over to tier "
-                                     f"{session.tier}: {self.plan.handoff.reason}")
-            state, status, reason = await self._run(session)
-            return await self._finish(session, state, status, reason, verdict, collector)
-        finally:
-            self.app.pm.unregister(collector)
+        if self.plan.handoff is not None:
+            _record_event(session, "warning", f"escalation started: tier {self.plan.handoff.from_tier} "
+                          f"session #{self.plan.handoff.from_session_id} handed over to tier "
+                          f"{session.tier}: {self.plan.handoff.reason}")
+        state, status, reason = await self._run(session)
+        return await self._finish(session, state, status, reason, verdict)
 
     def _start(self) -> Session:
         """Insert the ``running`` row and build the :class:`Session` hooks will see."""
@@ -204,7 +200,8 @@ class SessionRun:
         try:
             await self.calls.each("before_session", session=session)
             prompt = load_tier_prompt(self.app.config, session.tier, self.app.markers, self.settings.prompt)
-            options = build_options(session, pre_tool_use=self._pre_tool_use, stderr=self._log_stderr)
+            gate = self._pre_tool_use if session.dry_run or self.calls.has("check_tool_use") else None
+            options = build_options(session, pre_tool_use=gate, stderr=self._log_stderr)
             writer = TranscriptWriter(self.transcript, secret_literals())
             inner = (self.settings.transport_factory(session.tier) if self.settings.transport_factory
                      else CLITransport(prompt=prompt, options=options))
@@ -278,7 +275,7 @@ class SessionRun:
         logging.getLogger("claudeops.cli_stderr").info("claude: %s", line)
 
     async def _finish(self, session: Session, state: StreamState, status: str, reason: str | None,
-                      verdict: EscalationVerdict, collector: _EventCollector) -> SessionReport:
+                      verdict: EscalationVerdict) -> SessionReport:
         """Decide escalation, record the row, tell ``after_session``, report."""
         note = None
         if session.escalation is not None and status in ("completed", "failed"):
@@ -306,7 +303,8 @@ class SessionRun:
             transcript_path=str(self.transcript), markers_recorded=session.markers_recorded,
             tool_calls=state.tool_calls, tools_denied=self.denied,
             escalation_requested=session.escalation.reason if session.escalation else None,
-            escalation_note=note, plugin_failures=tuple(self.calls.failures), events=tuple(collector.events))
+            escalation_note=note, plugin_failures=tuple(self.calls.failures),
+            events=tuple(self.settings.events.by_session.pop(session.id, ())))
         if self.settings.observer is not None:
             self.settings.observer.session_ended(report)
         return report

@@ -26,15 +26,19 @@ log = logging.getLogger(__name__)
 REDACTED = "***"
 SECRET_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN")
 _MIN_LITERAL_SECRET = 8
+_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str, check_circular=False)
+"""Built once: ``json.dumps`` with options builds a new encoder per call, and this runs per frame."""
 
-_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
+    # (cheap lowercase substrings, one of which must be present; pattern; replacement)
     # Anthropic keys and OAuth tokens wherever they appear
-    (re.compile(r"sk-ant-[A-Za-z0-9_\-]{4,}"), "sk-ant-" + REDACTED),
+    (("sk-ant-",), re.compile(r"sk-ant-[A-Za-z0-9_\-]{4,}"), "sk-ant-" + REDACTED),
     # header-like values in text: "Authorization: Bearer abc", "x-api-key=abc"
-    (re.compile(r"((?:authorization|proxy-authorization|x-api-key)\\?\"?\s*[:=]\s*\\?\"?\s*"
+    (("authorization", "x-api-key"),
+     re.compile(r"((?:authorization|proxy-authorization|x-api-key)\\?\"?\s*[:=]\s*\\?\"?\s*"
                 r"(?:(?:bearer|basic|token)\s+)?)[^\s\"'\\,;}]+", re.IGNORECASE), r"\1" + REDACTED),
     # credentials in URLs: scheme://user:password@host
-    (re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@\"'\\]+:)[^\s@/\"'\\]+@"), r"\1" + REDACTED + "@"),
+    (("://",), re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@\"'\\]+:)[^\s@/\"'\\]+@"), r"\1" + REDACTED + "@"),
 )
 
 
@@ -49,8 +53,10 @@ def redact(text: str, literals: Iterable[str] = ()) -> str:
     """``text`` with API keys, authorization values and URL passwords replaced by ``***``."""
     for literal in literals:
         text = text.replace(literal, REDACTED)
-    for pattern, replacement in _PATTERNS:
-        text = pattern.sub(replacement, text)
+    lowered = text.lower()
+    for needles, pattern, replacement in _PATTERNS:
+        if any(needle in lowered for needle in needles):  # most lines hold no secret: skip the regex
+            text = pattern.sub(replacement, text)
     return text
 
 
@@ -75,7 +81,7 @@ class TranscriptWriter:
         if self._handle is None:
             return
         try:
-            line = json.dumps(frame, ensure_ascii=False, default=str)
+            line = _ENCODER.encode(frame)
             self._handle.write(redact(line, self._literals) + "\n")
             self._handle.flush()
             self.frames += 1
