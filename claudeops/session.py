@@ -60,6 +60,8 @@ class Session:
     prompt_sections: list[PromptSection] = field(default_factory=list)
     escalation: EscalationRequest | None = None
     markers_recorded: int = 0
+    plugin_state: dict[str, Any] = field(default_factory=dict)
+    """Per-session scratch space for plugins, keyed by plugin name; gone when the session ends."""
 
     @property
     def settings(self) -> TierSettings:

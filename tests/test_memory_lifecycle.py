@@ -177,3 +177,29 @@ def test_sql_and_python_clamping_agree_on_every_stored_value(memory_app: LoadedA
 
     stored = [confidence for (confidence,) in Memory.select(Memory.confidence).order_by(Memory.id).tuples()]
     assert stored == [clamp_confidence(value + delta) for value in values]
+
+
+def test_memory_restated_in_the_same_session_is_reinforced_once(memory_app: LoadedApp) -> None:
+    existing = memory_app.remember("Takes 60s to start after restart", service="jellyfin", days_ago=3)
+    session = memory_app.session()
+    memory_app.emit(session, "[MEMORY:timing:jellyfin] Takes about 60 seconds to start after a restart")
+    memory_app.emit(session, "Summary:\n[MEMORY:timing:jellyfin] Takes 60s to start after restart")
+
+    [memory] = _memories()
+    assert (memory.id, memory.confidence) == (existing.id, 0.8)
+
+
+def test_memory_created_and_restated_in_one_session_stays_at_default_confidence(memory_app: LoadedApp) -> None:
+    session = memory_app.session()
+    memory_app.emit(session, "[MEMORY:maintenance:postgres] Needs manual VACUUM FULL weekly")
+    memory_app.emit(session, "In short: [MEMORY:maintenance:postgres] Needs manual VACUUM FULL weekly")
+
+    assert [memory.confidence for memory in _memories()] == [0.7]
+
+
+def test_next_session_reinforces_what_an_earlier_session_recorded(memory_app: LoadedApp) -> None:
+    first = memory_app.session()
+    memory_app.emit(first, "[MEMORY:maintenance:postgres] Needs manual VACUUM FULL weekly")
+    memory_app.emit(memory_app.session(), "[MEMORY:maintenance:postgres] Needs manual VACUUM FULL weekly")
+
+    assert [memory.confidence for memory in _memories()] == [0.8]

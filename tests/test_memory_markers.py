@@ -126,8 +126,8 @@ def test_observation_limit_is_configurable(load_memory_app: Callable[..., Loaded
 
 
 def test_service_names_are_lower_cased_so_they_reinforce_each_other(memory_app: LoadedApp) -> None:
-    memory_app.emit(memory_app.session(), "[MEMORY:timing:Jellyfin] Takes 60s to start after restart\n"
-                                          "[MEMORY:timing:jellyfin] Takes 60s to start after restart")
+    memory_app.emit(memory_app.session(), "[MEMORY:timing:Jellyfin] Takes 60s to start after restart")
+    memory_app.emit(memory_app.session(), "[MEMORY:timing:jellyfin] Takes 60s to start after restart")
     memory = _only_memory()
     assert (memory.service, memory.confidence) == ("jellyfin", 0.8)
 

@@ -78,6 +78,11 @@ def prepare_observation(text: str, max_chars: int) -> str:
     return observation
 
 
+def _touched(session: Session) -> set[int]:
+    """Memory ids this session created, reinforced or reactivated (one bump per session)."""
+    return session.plugin_state.setdefault("claudeops_memory.touched", set())
+
+
 def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | None:
     """Store one memory marker at once, in its own transaction, and report contradictions."""
     settings: MemorySettings = session.config.section(SECTION)
@@ -90,7 +95,8 @@ def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Non
         session.hook.judge_memory_relation,
         Observation(category, repository.normalise_service(service), observation, session.id, session.tier,
                     session.now()),
-        settings)
+        settings, frozenset(_touched(session)))
+    _touched(session).add(result.memory.id)
     log.info("memory #%d %s: [%s:%s] %s", result.memory.id, result.action, category,
              result.memory.service_label, observation)
     for weakened in result.contradicted:

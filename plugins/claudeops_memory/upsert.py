@@ -13,6 +13,10 @@ asked about each candidate, most trusted first:
   observation is evidence against all of them.
 * otherwise (``distinct``): the candidate is left alone.
 
+A memory is reinforced at most once per session: an observation that the same session already
+recorded or reinforced (restated in a final summary, say) changes nothing, because repeating
+oneself is not new evidence. The caller passes the ids this session already touched.
+
 When nothing was reinforced, the observation becomes a memory at ``default_confidence``. If an
 inactive memory of the same service and category has the same text (ignoring case), that
 memory is reactivated at ``default_confidence`` instead, keeping its id, ``created_at`` and
@@ -56,7 +60,7 @@ class Observation:
 
 @dataclass(frozen=True)
 class UpsertResult:
-    """What recording one observation did: ``created``, ``reinforced`` or ``reactivated``."""
+    """What recording one observation did: ``created``, ``reinforced``, ``reactivated`` or ``repeated``."""
 
     action: str
     memory: MemoryRecord
@@ -91,10 +95,17 @@ def judge_candidates(judge: Judge, observation: Observation,
     return reinforced, contradicted
 
 
-def record_observation(judge: Judge, observation: Observation, settings: MemorySettings) -> UpsertResult:
-    """Store ``observation`` by the rules in the module docstring; one transaction."""
+def record_observation(judge: Judge, observation: Observation, settings: MemorySettings,
+                       touched_this_session: frozenset[int] = frozenset()) -> UpsertResult:
+    """Store ``observation`` by the rules in the module docstring; one transaction.
+
+    ``touched_this_session`` holds the ids this session already created, reinforced or
+    reactivated; restating one of them is reported as ``repeated`` and writes nothing.
+    """
     candidates = upsert_store.active_group(observation.service, observation.category)
     target, contradicted = judge_candidates(judge, observation, candidates)
+    if target is not None and target.id in touched_this_session:
+        return UpsertResult("repeated", target)
     with db.atomic():
         weakened = tuple(memory for candidate in contradicted
                          if (memory := upsert_store.weaken(candidate.id, settings.contradict_step,
