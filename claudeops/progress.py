@@ -41,12 +41,12 @@ def summary_line(report: SessionReport) -> str:
 
 
 def problem_line(report: SessionReport) -> str | None:
-    """The cron line for a session that needs attention, or ``None`` when it went fine."""
+    """The cron line for a session that failed or was interrupted, or ``None``.
+
+    Plugin failures are not repeated here: each was already logged as its own line.
+    """
     if report.status in ("failed", "interrupted"):
         return f"claudeops: session #{report.session_id} (tier {report.tier}) {report.status}: {report.reason}"
-    if report.plugin_failures:
-        return (f"claudeops: session #{report.session_id} (tier {report.tier}) {report.status} with "
-                f"{len(report.plugin_failures)} plugin failure(s): {report.plugin_failures[0]}")
     return None
 
 

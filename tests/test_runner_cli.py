@@ -144,3 +144,18 @@ def test_marker_text_in_tool_output_is_not_recorded(full_app):
     [report] = run_chain(full_app, RunRequest.replaying([EXAMPLES / "marker-in-tool-output-tier1.jsonl"]))
     assert report.markers_recorded == 1 and report.escalation_requested is None
     assert (count("memories"), count("events")) == (0, 1)
+
+
+def test_a_plugin_failure_from_cron_is_one_logged_line_and_the_run_succeeds(runner_app):
+    from claudeops import hookimpl
+
+    class Broken:
+        @hookimpl
+        def on_marker(self):
+            raise RuntimeError("cannot notify")
+
+    runner_app.pm.register(Broken(), name="broken-notifier")
+    result = invoke(runner_app, "--replay", str(EXAMPLES / "escalate-tier1.jsonl"), "--no-escalate")
+    assert result.exit_code == 0 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "claudeops: ERROR: plugin 'broken-notifier' failed in hook on_marker: RuntimeError: cannot notify"]
