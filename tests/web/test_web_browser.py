@@ -32,7 +32,8 @@ SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
-HEALTHY = REPO / "examples" / "sessions" / "healthy-tier1.jsonl"
+EXAMPLES = REPO / "examples" / "sessions"
+HEALTHY = EXAMPLES / "healthy-tier1.jsonl"
 POLL_MS = 5_000
 """SPEC-0015: a new memory appears within 5 seconds."""
 
@@ -276,13 +277,19 @@ def test_filter_by_service_and_category(page):
     page.get_by_text("No memories match these filters.").wait_for()
 
 
+def replay(state_dir: Path, *recordings: Path) -> None:
+    """``claudeops run --replay ...`` in its own process, as cron would start a session."""
+    arguments = [part for recording in recordings for part in ("--replay", str(recording))]
+    run = subprocess.run([sys.executable, "-m", "claudeops", "run", *arguments], env=child_environment(state_dir),
+                         cwd=state_dir, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+
+
 def test_memory_from_a_replayed_session_appears_within_five_seconds(page, state_dir):
     """A cron-style session records a memory; the open page shows it without a reload."""
     open_memories(page)
     page.get_by_text("No memories yet").wait_for()
-    run = subprocess.run([sys.executable, "-m", "claudeops", "run", "--replay", str(HEALTHY)],
-                         env=child_environment(state_dir), cwd=state_dir, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
+    replay(state_dir, HEALTHY)
     finished = time.monotonic()
     page.locator("tr[data-memory-id]", has_text="jellyfin").first.wait_for(timeout=POLL_MS + 500)
     assert time.monotonic() - finished <= POLL_MS / 1000 + 0.5
@@ -293,6 +300,7 @@ def test_memory_from_a_replayed_session_appears_within_five_seconds(page, state_
 
 
 def test_screenshot_of_every_page(page, state_dir):
+    replay(state_dir, EXAMPLES / "escalate-tier1.jsonl", EXAMPLES / "escalated-tier2.jsonl")
     add("After a restart jellyfin answers 503 for about 60 s", service="jellyfin", confidence=0.9)
     add("Old observation nobody confirmed", service="pihole", category="behavior", confidence=0.2)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
