@@ -8,6 +8,7 @@ arrived into a short sentence an operator can act on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from claude_agent_sdk import (
@@ -21,6 +22,8 @@ from claude_agent_sdk import (
 from claude_agent_sdk._errors import MessageParseError
 
 AUTH_STATUSES = frozenset({401, 403})
+AUTH_HINT = "check ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN in the runner's environment"
+_API_ERROR_PREFIX = re.compile(r"^API Error:\s*", re.IGNORECASE)
 
 
 def result_failure(result: ResultMessage, api_error: str | None) -> str:
@@ -31,11 +34,13 @@ def result_failure(result: ResultMessage, api_error: str | None) -> str:
         cost = f"${result.total_cost_usd:.2f}" if result.total_cost_usd is not None else "the limit"
         return f"budget exceeded ({cost} spent)"
     status = result.api_error_status
+    detail = _first_line(result.errors or []) or _first_line([result.result or ""])
+    detail = _API_ERROR_PREFIX.sub("", detail)
     if status in AUTH_STATUSES or api_error == "authentication_failed":
-        return f"authentication failed (API status {status})" if status else "authentication failed"
+        what = f"API status {status}" if status else detail or "no details"
+        return f"authentication failed ({what}): {AUTH_HINT}"
     if status is not None:
         return f"API error status {status}"
-    detail = _first_line(result.errors or []) or _first_line([result.result or ""])
     if result.subtype not in ("success", None) and not detail:
         return f"Claude Code ended with {result.subtype}"
     return f"API error: {detail}" if detail else "Claude Code reported an error without details"

@@ -54,7 +54,8 @@ def test_a_failed_session_prints_one_line_on_stderr_and_exits_1(runner_app, tmp_
     frames = script_to_stream(["API Error: 401 invalid x-api-key"], is_error=True, api_error_status=401)
     result = invoke(runner_app, "--replay", recording(tmp_path, frames))
     assert result.exit_code == 1 and result.stdout == ""
-    assert result.stderr == "claudeops: session #1 (tier 1) failed: authentication failed (API status 401)\n"
+    assert result.stderr.startswith("claudeops: session #1 (tier 1) failed: authentication failed (API status 401): ")
+    assert result.stderr.count("\n") == 1
 
 
 def test_a_second_run_exits_at_once_with_the_lock_code(runner_app, state_dir):

@@ -84,7 +84,8 @@ def test_an_api_error_fails_the_session_with_the_reason(runner_app, fake_api, re
     fake_api.script(reply)
     result = execute(runner_app, RunRequest())
     [report] = result.sessions
-    assert (report.status, report.reason, result.exit_code) == ("failed", reason, EXIT_FAILED)
+    assert (report.status, result.exit_code) == ("failed", EXIT_FAILED)
+    assert report.reason.startswith(reason)
 
 
 def test_an_api_that_hangs_past_the_timeout_fails_the_session_promptly(runner_app, fake_api):

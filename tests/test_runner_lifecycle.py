@@ -9,10 +9,11 @@ from typing import Any
 
 import anyio
 import pytest
-from claude_agent_sdk import CLINotFoundError
+from claude_agent_sdk import CLINotFoundError, ResultMessage
 from runner_support import events, notes, row
 
 from claudeops import hookimpl
+from claudeops.failures import result_failure
 from claudeops.lock import LockHeld, RunLock
 from claudeops.replay import ReplayTransport, ScriptTransport, bash, script_to_stream
 from claudeops.runner import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, RunRequest, execute, run_chain
@@ -41,12 +42,21 @@ def run_with(app: Any, transport: Any, **fields: Any):
     ({"is_error": True, "subtype": "error_max_turns", "errors": ["Reached maximum number of turns (3)"]},
      "max turns reached"),
     ({"is_error": True, "subtype": "error_max_budget_usd", "cost_usd": 0.51}, "budget exceeded ($0.51 spent)"),
+    ({"is_error": True}, "API error: something"),
 ])
 def test_an_error_result_fails_the_session_with_a_one_line_reason(runner_app, script, reason):
     [report] = run_with(runner_app, ScriptTransport(["API Error: something"], exit_code=1, **script))
     stored = row(report.session_id)
     assert stored.status == "failed" and reason in stored.error and "\n" not in stored.error
     assert ("critical", f"session failed: {stored.error}") in events(report.session_id)
+
+
+def test_an_authentication_failure_without_a_status_says_what_to_check():
+    result = ResultMessage(subtype="success", duration_ms=1, duration_api_ms=0, is_error=True, num_turns=1,
+                           session_id="s", result="Not logged in · Please run /login")
+    assert result_failure(result, "authentication_failed") == (
+        "authentication failed (Not logged in · Please run /login): check ANTHROPIC_API_KEY or "
+        "CLAUDE_CODE_OAUTH_TOKEN in the runner's environment")
 
 
 def test_a_missing_claude_cli_fails_the_session_and_says_so(runner_app, monkeypatch):
