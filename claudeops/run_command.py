@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+import peewee
 
 from claudeops.app import App
 from claudeops.cli import pass_app
@@ -99,8 +100,8 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
         _exit_with(str(exc), EXIT_LOCKED)
     except ConfigError as exc:
         _exit_with(str(exc), EXIT_USAGE)
-    except StoreError as exc:
-        _exit_with(str(exc), EXIT_FAILED)
+    except (StoreError, peewee.PeeweeException) as exc:
+        _exit_with(f"database problem: {exc}", EXIT_FAILED)
     if as_json:
         click.echo(json.dumps(result.as_dict(), indent=2))
     if not interactive:

@@ -107,7 +107,8 @@ class SessionReport(Outcome):
     def as_dict(self) -> dict[str, Any]:
         fields = ("session_id", "tier", "model", "trigger", "parent_session_id", "status", "reason", "cost_usd",
                   "num_turns", "duration_ms", "sdk_session_id", "transcript_path", "markers_recorded",
-                  "tool_calls", "tools_denied", "escalation_requested", "escalation_note", "plugin_failures")
+                  "tool_calls", "tools_denied", "escalation_requested", "escalation_note", "plugin_failures",
+                  "result_text")
         data = {name: getattr(self, name) for name in fields}
         data["plugin_failures"] = list(self.plugin_failures)
         return data
@@ -282,7 +283,7 @@ class SessionRun:
             note = verdict(session)
             if note is not None:
                 _record_event(session, "info", f"escalation to tier {session.tier + 1} suppressed ({note}): "
-                                     f"{session.escalation.reason}")
+                              f"{session.escalation.reason}")
             elif status == "completed":
                 status = "escalated"
         result = state.result
@@ -316,8 +317,6 @@ class SessionRun:
                 num_turns=outcome.num_turns, duration_ms=outcome.duration_ms, result=outcome.result_text,
                 sdk_session_id=outcome.sdk_session_id, error=outcome.reason, model=state.model or session.model,
             ).where(SessionRow.id == session.id).execute()
-
-
 
 
 def _record_event(session: Session, level: str, message: str) -> None:
