@@ -61,17 +61,30 @@ _HTTP_WRITE = re.compile(r"(?:-X|--request)\s*['\"]?(?:POST|PUT|PATCH|DELETE)\b|
                          re.IGNORECASE)
 
 
-def mutating_reason(tool_name: str, tool_input: dict[str, Any]) -> str | None:
-    """Why this call is refused in a dry run, or ``None`` when it only reads."""
+READ_ONLY_TIER = 1
+"""Tier 1 observes: the same check refuses its state-changing calls, whatever the allow rules say."""
+
+
+def read_only_mode(dry_run: bool, tier: int) -> str | None:
+    """Why a session may not change anything ("dry run", "tier 1 is read-only"), or ``None``."""
+    if dry_run:
+        return "dry run"
+    if tier == READ_ONLY_TIER:
+        return f"tier {tier} is read-only"
+    return None
+
+
+def mutating_reason(tool_name: str, tool_input: dict[str, Any], mode: str = "dry run") -> str | None:
+    """Why this call is refused in a read-only ``mode``, or ``None`` when it only reads."""
     if tool_name in WRITING_TOOLS:
-        return f"dry run: {tool_name} is not allowed because it changes files; report what you would change"
+        return f"{mode}: {tool_name} is not allowed because it changes files; report what you would change"
     if tool_name != "Bash":
         return None
     command = str(tool_input.get("command", ""))
     found = mutating_command(command)
     if found is None:
         return None
-    return (f"dry run: `{found}` would change the system and is not run; "
+    return (f"{mode}: `{found}` would change the system and is not run; "
             "report what you would do instead")
 
 

@@ -33,7 +33,7 @@ from claude_agent_sdk._internal.transport.subprocess_cli import SubprocessCLITra
 
 from claudeops.app import App
 from claudeops.clock import to_timestamp
-from claudeops.dry_run import mutating_reason
+from claudeops.dry_run import mutating_reason, read_only_mode
 from claudeops.failures import exception_failure, result_failure
 from claudeops.hookcalls import PluginCalls
 from claudeops.hookspecs import hookimpl
@@ -201,7 +201,8 @@ class SessionRun:
         try:
             await self.calls.each("before_session", session=session)
             prompt = load_tier_prompt(self.app.config, session.tier, self.app.markers, self.settings.prompt)
-            gate = self._pre_tool_use if session.dry_run or self.calls.has("check_tool_use") else None
+            read_only = read_only_mode(session.dry_run, session.tier)
+            gate = self._pre_tool_use if read_only or self.calls.has("check_tool_use") else None
             options = build_options(session, pre_tool_use=gate, stderr=self._log_stderr)
             writer = TranscriptWriter(self.transcript, secret_literals())
             inner = (self.settings.transport_factory(session.tier) if self.settings.transport_factory
@@ -245,13 +246,17 @@ class SessionRun:
         return "completed", None
 
     async def _pre_tool_use(self, hook_input: Any, tool_use_id: str | None, context: Any) -> dict[str, Any]:
-        """The tool gate: dry run first, then every plugin's ``check_tool_use``; fails closed."""
+        """The tool gate: read-only modes first (dry run, tier 1), then every plugin's ``check_tool_use``.
+
+        Fails closed: a crash while judging a call refuses the call.
+        """
         session = self.session
         assert session is not None
         tool_name = str(hook_input.get("tool_name", ""))
         tool_input = hook_input.get("tool_input") or {}
         try:
-            reason = mutating_reason(tool_name, tool_input) if session.dry_run else None
+            mode = read_only_mode(session.dry_run, session.tier)
+            reason = mutating_reason(tool_name, tool_input, mode) if mode else None
             if reason is not None:
                 _record_event(session, "info", f"{reason.split(';')[0]} (refused)")
             else:

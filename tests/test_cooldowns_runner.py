@@ -69,4 +69,5 @@ def test_tier_1_restarts_are_refused_in_a_session(app):
     report = run_scripted(app, [bash("sudo docker restart jellyfin", "jellyfin"), "done"], 1,
                                      FakeClock())
     assert report.tools_denied == 1
-    assert tool_results(report)[0].startswith("Refused: tier 1 observes only")
+    # the runner's read-only gate answers first; the plugin's own tier-1 refusal is the second line of defence
+    assert tool_results(report)[0].startswith("tier 1 is read-only: `docker restart jellyfin` would change")

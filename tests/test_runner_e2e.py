@@ -54,11 +54,20 @@ def test_markers_in_the_models_text_are_stored_and_markers_in_tool_results_are_n
 
 
 def test_a_command_the_tier_forbids_is_denied_and_the_model_is_told(runner_app, fake_api):
-    fake_api.script(bash("docker restart jellyfin"), text("Could not restart."))
-    [report] = run_chain(runner_app, RunRequest())
+    fake_api.script(bash("docker compose up -d jellyfin"), text("Could not redeploy."))
+    [report] = run_chain(runner_app, RunRequest(tier=2, escalate=False))
     [result] = fake_api.tool_results()
     assert result["is_error"] is True and "denied" in result["content"]
     assert report.status == "completed"
+
+
+def test_tier_1_is_read_only_even_for_commands_no_rule_names(runner_app, fake_api, tmp_path):
+    target = tmp_path / "created-by-tier-1"
+    fake_api.script(bash(f"touch {target}"), text("Could not touch."))
+    [report] = run_chain(runner_app, RunRequest())
+    [result] = fake_api.tool_results()
+    assert not target.exists() and report.tools_denied == 1
+    assert result["is_error"] is True and "tier 1 is read-only" in result["content"]
 
 
 def test_a_plugins_tool_check_denies_with_its_reason(runner_app, plugin, fake_api):

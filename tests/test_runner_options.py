@@ -127,9 +127,25 @@ def test_dry_run_refuses_mutating_tools_and_says_so(runner_app, plugin):
     assert results.count("UserMessage") == 3
 
 
+def test_tier_1_is_read_only_whatever_its_allow_rules_say(runner_app, plugin):
+    frames = script_to_stream([bash("systemctl status caddy", "active (running)"), bash("touch /srv/marker", ""),
+                               ToolCall("Edit", {"file_path": "/etc/caddy/Caddyfile"}, "edited"), "done"])
+    [report] = replay(runner_app, frames, tier=1)
+    assert (report.tool_calls, report.tools_denied) == (3, 2)
+    transcript = Path(report.transcript_path).read_text()
+    assert "tier 1 is read-only: `touch /srv/marker` would change the system and is not run" in transcript
+    assert "tier 1 is read-only: Edit is not allowed because it changes files" in transcript
+
+
+def test_tier_2_may_change_things_its_rules_allow(runner_app, plugin):
+    frames = script_to_stream([bash("touch /srv/marker", ""), "done"])
+    [report] = replay(runner_app, frames, tier=2, escalate=False)
+    assert (report.tool_calls, report.tools_denied) == (1, 0)
+
+
 def test_a_plugin_can_refuse_a_tool_call_and_the_model_sees_its_reason(runner_app, plugin):
     plugin.deny["Bash"] = "jellyfin is in cooldown until 14:00 (2 restarts in 4 h)"
-    [report] = replay(runner_app, script_to_stream([bash("docker restart jellyfin", "jellyfin"), "ok"]))
+    [report] = replay(runner_app, script_to_stream([bash("docker restart jellyfin", "jellyfin"), "ok"]), tier=2)
     assert report.tools_denied == 1
     assert "in cooldown until 14:00" in Path(report.transcript_path).read_text()
 
@@ -143,7 +159,7 @@ def test_a_crashing_tool_check_refuses_the_call(runner_app):
             raise RuntimeError("cooldown table missing")
 
     runner_app.pm.register(Crashing(), name="crashing-check")
-    [report] = replay(runner_app, script_to_stream([bash("docker restart jellyfin", "done"), "ok"]))
+    [report] = replay(runner_app, script_to_stream([bash("docker restart jellyfin", "done"), "ok"]), tier=2)
     assert report.tools_denied == 1 and report.status == "completed"
     assert "safety check failed" in Path(report.transcript_path).read_text()
 
