@@ -26,7 +26,11 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list):
-        return "[" + ", ".join(json.dumps(item) for item in value) + "]"
+        items = [json.dumps(item) for item in value]
+        inline = "[" + ", ".join(items) + "]"
+        if len(inline) <= 80:
+            return inline
+        return "[\n" + "".join(f"    {item},\n" for item in items) + "]"
     if isinstance(value, str):
         return json.dumps(value)
     return repr(value)

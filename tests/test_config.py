@@ -126,3 +126,13 @@ def test_claudeops_state_dir_sets_state_dir_and_database_file(tmp_path):
 def test_claudeops_database_url_selects_another_database(tmp_path):
     app = load({"CLAUDEOPS_DATABASE_URL": "postgresql://ops:secret@db/claudeops"})
     assert app.config.database_url == "postgresql://ops:secret@db/claudeops"
+
+
+def test_shipped_config_toml_documents_every_setting_at_its_default():
+    from claudeops.config_template import render_config_template
+
+    app = App.load(None, {}, entry_points=False)
+    shipped = Path(__file__).resolve().parent.parent / "config.toml"
+    assert shipped.read_text() == render_config_template(app.config), "regenerate with `claudeops config init`"
+    loaded = App.load(str(shipped), {}, entry_points=False)
+    assert loaded.config.sections == app.config.sections
