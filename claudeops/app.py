@@ -25,6 +25,7 @@ from claudeops.config import (
     disabled_plugins,
     locate_config_file,
     read_config_file,
+    validate_core,
 )
 from claudeops.markers import MarkerRegistry, MarkerType
 from claudeops.sessions import CORE_MIGRATIONS
@@ -105,4 +106,6 @@ def _validated_config(pm: pluggy.PluginManager, raw: RawConfig, environ: Mapping
 
     pm.hook.register_settings(register=register)
     ignored = frozenset(name.removeprefix("claudeops_") for name in disabled) | frozenset(disabled)
-    return build_config(raw, schemas, environ, ignored)
+    config = build_config(raw, schemas, environ, ignored)
+    validate_core(config)
+    return config

@@ -287,6 +287,32 @@ class Config:
         return rows
 
 
+PERMISSION_MODES = ("default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", "auto")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def validate_core(config: Config) -> None:
+    """Check values whose type is right but whose meaning is not (one line naming key and source)."""
+    core = config.core
+
+    def require(ok: bool, dotted: str, expected: str) -> None:
+        if not ok:
+            section, _, key = dotted.rpartition(".")
+            value = getattr(config.sections[section], key)
+            raise ConfigError(f"{config.sources[dotted]}: '{dotted}' must be {expected}, not {value!r}")
+
+    require(1 <= core.max_tier <= 3, "max_tier", "1, 2 or 3")
+    require(core.log_level in LOG_LEVELS, "log_level", " or ".join(LOG_LEVELS))
+    require(core.log_format in ("text", "json"), "log_format", "text or json")
+    for tier in TIER_DEFAULTS:
+        section, settings = tier_section(tier), config.tier(tier)
+        require(settings.permission_mode in PERMISSION_MODES, f"{section}.permission_mode",
+                ", ".join(PERMISSION_MODES))
+        require(settings.max_turns > 0, f"{section}.max_turns", "a positive integer")
+        require(settings.max_budget_usd > 0, f"{section}.max_budget_usd", "a positive number")
+        require(settings.timeout_seconds > 0, f"{section}.timeout_seconds", "a positive number")
+
+
 def resolve_state_dir(configured: str) -> Path:
     """The state directory: configured, else XDG state home, else ``~/.local/state``."""
     if configured:

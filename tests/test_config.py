@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,21 @@ def test_shipped_config_toml_documents_every_setting_at_its_default():
     assert shipped.read_text() == render_config_template(app.config), "regenerate with `claudeops config init`"
     loaded = App.load(str(shipped), {}, entry_points=False)
     assert loaded.config.sections == app.config.sections
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("max_tier = 4\n", "'max_tier' must be 1, 2 or 3, not 4"),
+    ('log_level = "verbose"\n', "'log_level' must be debug or info or warning or error, not 'verbose'"),
+    ('[tier2]\npermission_mode = "yolo"\n', "'tier2.permission_mode' must be default, acceptEdits"),
+    ("[tier3]\nmax_turns = 0\n", "'tier3.max_turns' must be a positive integer, not 0"),
+    ("[tier1]\ntimeout_seconds = -5\n", "'tier1.timeout_seconds' must be a positive number, not -5.0"),
+])
+def test_out_of_range_value_is_a_one_line_error_naming_key_and_file(tmp_path, text, message):
+    path = write_config(tmp_path, text)
+    with pytest.raises(ConfigError, match=re.escape(f"file {path}: {message}")):
+        load(config_path=str(path))
+
+
+def test_out_of_range_environment_value_names_the_variable():
+    with pytest.raises(ConfigError, match=re.escape("env CLAUDEOPS_MAX_TIER: 'max_tier' must be 1, 2 or 3, not 0")):
+        load({"CLAUDEOPS_MAX_TIER": "0"})
