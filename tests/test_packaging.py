@@ -28,7 +28,7 @@ report = {}
 for name in ("claudeops", "claudeops_memory", "claudeops_events", "claudeops_cooldowns", "claudeops_web"):
     root = pathlib.Path(importlib.import_module(name).__file__).parent
     report[name] = sorted(str(path.relative_to(root)) for path in root.rglob("*")
-                          if path.suffix in {".html", ".css", ".md"})
+                          if path.suffix in {".html", ".css", ".js"})
 app = App.load(None, {"CLAUDEOPS_STATE_DIR": sys.argv[1]}, entry_points=False)
 report["plugins"] = json.loads(CliRunner().invoke(build_cli(app), ["plugins", "--json"]).output)
 report["prompts"] = {tier: len(load_tier_prompt(app.config, tier, app.markers)) for tier in (1, 2, 3)}

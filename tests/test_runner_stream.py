@@ -12,7 +12,7 @@ from claudeops.replay import ToolCall, bash, load_recording, script_to_stream
 
 pytest_plugins = ["runner_fixtures"]
 
-RECORDED = Path(__file__).resolve().parents[2] / "shared" / "data" / "recorded-cli-session-bash.jsonl"
+RECORDED = Path(__file__).resolve().parent / "data" / "recorded-cli-session-bash.jsonl"  # copy of shared/data
 
 
 def test_a_marker_in_assistant_text_is_stored_and_the_row_gets_the_result(runner_app):

@@ -19,7 +19,7 @@ from claudeops.cli import build_cli
 from claudeops.sessions import SessionRow, start_session_row
 from claudeops.store import db
 
-RECORDED = Path(__file__).resolve().parent / "data" / "recorded-cli-session-bash.jsonl"
+RECORDED = Path(__file__).resolve().parents[1] / "data" / "recorded-cli-session-bash.jsonl"
 """stdout of the real Claude Code CLI for one session (see shared data README): a malformed and a
 valid memory marker, a Bash call and its result."""
 
