@@ -26,19 +26,9 @@ MAX_LIMIT = 500
 
 
 @dataclass(frozen=True)
-class MemoryOut:
+class MemoryOut(MemoryRecord):
     """A memory plus why it is (not) in the prompt now: injected, over budget, below threshold, inactive."""
 
-    id: int
-    service: str | None
-    category: str
-    observation: str
-    confidence: float
-    active: bool
-    created_at: str
-    updated_at: str
-    session_id: int | None
-    tier: int
     injection: str
 
 
