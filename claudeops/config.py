@@ -66,8 +66,8 @@ class TierSettings:
     disallowed_tools: list[str] = setting([], "Tools and Bash(cmd:*) rules always refused")
     permission_mode: str = setting("default", "default, acceptEdits, plan, dontAsk or bypassPermissions")
     max_turns: int = setting(30, "Stop the session after this many turns")
-    max_budget_usd: float = setting(0.5, "Stop the session when it has cost this much")
-    timeout_seconds: float = setting(600.0, "Wall-clock limit for the whole session")
+    max_budget_usd: float = setting(0.5, "Stop the session when it has cost this much in USD (0: no limit)")
+    timeout_seconds: float = setting(600.0, "Wall-clock limit for the whole session, in seconds (0: no limit)")
 
 
 @dataclass
@@ -309,8 +309,8 @@ def validate_core(config: Config) -> None:
         require(settings.permission_mode in PERMISSION_MODES, f"{section}.permission_mode",
                 ", ".join(PERMISSION_MODES))
         require(settings.max_turns > 0, f"{section}.max_turns", "a positive integer")
-        require(settings.max_budget_usd > 0, f"{section}.max_budget_usd", "a positive number")
-        require(settings.timeout_seconds > 0, f"{section}.timeout_seconds", "a positive number")
+        require(settings.max_budget_usd >= 0, f"{section}.max_budget_usd", "0 (no limit) or more")
+        require(settings.timeout_seconds >= 0, f"{section}.timeout_seconds", "0 (no limit) or more")
 
 
 def resolve_state_dir(configured: str) -> Path:
