@@ -29,17 +29,19 @@ from types import ModuleType
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-JUDGE_PATH = REPO / "plugins" / "claudeops_memory" / "judge.py"
+JUDGE_PACKAGE = REPO / "plugins" / "claudeops_memory" / "judge"
 DEFAULT_FILE = REPO / "tests" / "data" / "memory-relations-dev.jsonl"
 LABELS = ("reinforce", "contradict", "distinct")
 REPETITIONS = 300
 
 
 def load_judge() -> ModuleType:
-    """Import judge.py by path, so the bench runs from a plain checkout without installing."""
-    spec = importlib.util.spec_from_file_location("claudeops_memory_judge_bench", JUDGE_PATH)
+    """Import the judge package by path, so the bench runs from a plain checkout without installing."""
+    spec = importlib.util.spec_from_file_location(
+        "claudeops_memory_judge_bench", JUDGE_PACKAGE / "__init__.py", submodule_search_locations=[str(JUDGE_PACKAGE)]
+    )
     if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {JUDGE_PATH}")
+        raise ImportError(f"cannot load {JUDGE_PACKAGE}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
     spec.loader.exec_module(module)

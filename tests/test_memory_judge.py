@@ -21,15 +21,19 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-JUDGE_PATH = REPO / "plugins" / "claudeops_memory" / "judge.py"
+JUDGE_PACKAGE = REPO / "plugins" / "claudeops_memory" / "judge"
 DEV_SET = Path(__file__).resolve().parent / "data" / "memory-relations-dev.jsonl"
 LABELS = ("reinforce", "contradict", "distinct")
 MIN_DEV_CORRECT = 27
 
 
 def _load_judge() -> ModuleType:
-    """Import judge.py by path: the plugin package's ``__init__`` is not needed (nor imported)."""
-    spec = importlib.util.spec_from_file_location("claudeops_memory_judge_under_test", JUDGE_PATH)
+    """Import the judge package by path: the plugin package's ``__init__`` is not needed (nor imported)."""
+    spec = importlib.util.spec_from_file_location(
+        "claudeops_memory_judge_under_test",
+        JUDGE_PACKAGE / "__init__.py",
+        submodule_search_locations=[str(JUDGE_PACKAGE)],
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
@@ -352,7 +356,8 @@ def test_judgements_do_not_depend_on_the_hash_seed() -> None:
     """Set iteration order changes with PYTHONHASHSEED; the judge must not depend on it."""
     script = (
         "import importlib.util, json, sys\n"
-        f"spec = importlib.util.spec_from_file_location('judge_seed_check', {str(JUDGE_PATH)!r})\n"
+        f"spec = importlib.util.spec_from_file_location('judge_seed_check', {str(JUDGE_PACKAGE / '__init__.py')!r},"
+        f" submodule_search_locations=[{str(JUDGE_PACKAGE)!r}])\n"
         "module = importlib.util.module_from_spec(spec); sys.modules[spec.name] = module\n"
         "spec.loader.exec_module(module)\n"
         f"pairs = [json.loads(line) for line in open({str(DEV_SET)!r}, encoding='utf-8')]\n"

@@ -1,0 +1,100 @@
+"""One text -> its features: everything the pair comparison needs, computed once per text.
+
+The store compares one new memory with every active memory of the same service and category, so
+the same text is analysed over and over; ``features`` reads it once (tokens, amounts, concepts,
+polarity) and caches the result, and the pair comparison only combines two finished readings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from .concepts import STOP_WORDS, concept, word_concepts
+from .numbers import spell_numbers
+from .polarity import Ordering, is_conditional, modality, negated_positions, orderings
+from .quantities import Quantity, extract_quantities
+from .tokens import Token, raw_tokens
+
+CONTEXT_WINDOW = 2
+"""Content words on each side of a value that say what the value measures."""
+
+CODE_TERM_PREFIX = "#"
+"""Bare numbers (status codes, ports, versions) are topic terms like "#503", never words."""
+
+
+def code_term(value: float) -> str:
+    """The topic term of a bare number, so "returns 503" and "not 503" name the same term."""
+    return f"{CODE_TERM_PREFIX}{value:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    """Everything the pair comparison needs from one text, computed once per text: the content
+    concepts it asserts and denies, its amounts (with bare numbers as exact "code" amounts), the
+    sign of its requirement statement, its ordering claims, and whether "unless" inverts it."""
+
+    asserted: frozenset[str]
+    negated: frozenset[str]
+    quantities: tuple[Quantity, ...]
+    modality: int
+    orderings: frozenset[Ordering]
+    conditional: bool
+
+
+def _context(tokens: list[Token], index: int) -> frozenset[str]:
+    """Concepts of the content words nearest to ``tokens[index]`` on each side."""
+    found: set[str] = set()
+    for step in (-1, 1):
+        position, taken = index + step, 0
+        while 0 <= position < len(tokens) and taken < CONTEXT_WINDOW:
+            token = tokens[position]
+            if token.kind == "word" and token.text not in STOP_WORDS:
+                found.add(concept(token.text))
+                taken += 1
+            position += step
+    return frozenset(found)
+
+
+def _concepts(tokens: list[Token], negated: set[int]) -> tuple[set[str], set[str], list[Quantity]]:
+    """Content concepts split into asserted and negated, plus asserted bare numbers (status
+    codes, ports, versions) as exact "code" quantities, compared by identity."""
+    asserted: set[str] = set()
+    denied: set[str] = set()
+    codes: list[Quantity] = []
+    for index, token in enumerate(tokens):
+        if token.kind == "number":
+            terms = {code_term(token.value)}
+            if index not in negated and token.text[0].isdigit():
+                codes.append(Quantity("code", token.value, token.value, context=_context(tokens, index)))
+        elif token.kind == "word" and token.text not in STOP_WORDS:
+            terms = word_concepts(token.text)
+        else:
+            continue
+        (denied if index in negated else asserted).update(terms)
+    return asserted, denied, codes
+
+
+def _with_context(tokens: list[Token], quantities: list[Quantity]) -> list[Quantity]:
+    """Attach to each extracted quantity the concepts around its placeholder."""
+    return [
+        replace(quantities[int(token.value)], context=_context(tokens, index))
+        for index, token in enumerate(tokens)
+        if token.kind == "quantity"
+    ]
+
+
+@lru_cache(maxsize=1024)
+def features(text: str) -> Features:
+    """Analyse one text.  Cached because the store compares one new text with many memories."""
+    tokens, quantities = extract_quantities(spell_numbers(raw_tokens(text)))
+    negated = negated_positions(tokens)
+    asserted, denied, codes = _concepts(tokens, negated)
+    return Features(
+        asserted=frozenset(asserted - denied),
+        negated=frozenset(denied),
+        quantities=(*_with_context(tokens, quantities), *codes),
+        modality=modality(tokens, negated),
+        orderings=orderings(tokens),
+        conditional=is_conditional(tokens),
+    )

@@ -1,0 +1,88 @@
+"""Polarity conflicts between two texts: the same subject, pointing opposite ways.
+
+``polarity`` reads the direction of each text on its own; only a pair shows whether those
+directions disagree.  A concept asserted in one text and negated in the other, opposite modality,
+an antonym, or a reversed ordering is each enough for a contradiction once the texts share a
+subject (the threshold lives in ``decide``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .analyse import Features, code_term
+from .concepts import concept
+
+ANTONYMS: tuple[tuple[str, str], ...] = (
+    ("enable", "disable"), ("online", "offline"), ("work", "fail"), ("fast", "slow"),
+    ("increase", "decrease"), ("open", "close"), ("allow", "deny"), ("allow", "block"),
+    ("accept", "reject"), ("accept", "refuse"), ("high", "low"), ("present", "missing"),
+    ("include", "exclude"), ("start", "stop"), ("automatic", "manual"), ("unattended", "manual"),
+    ("local", "public"), ("local", "remote"), ("readonly", "write"), ("readonly", "writable"),
+    ("readonly", "readwrite"), ("safe", "fail"), ("safe", "corrupt"), ("green", "red"),
+    ("stable", "fail"), ("stable", "drop"), ("reliable", "fail"), ("retain", "lose"),
+    ("retain", "reset"), ("retain", "wipe"), ("retain", "drop"),
+)
+"""Pairs of surface words with opposite meaning (stemmed when used)."""
+
+NEGATING_PREFIXES: tuple[str, ...] = ("un", "in", "non", "dis", "im")
+"""Prefixes that negate a word: "unavailable" negates "available" when the other text uses the
+positive word."""
+
+_ANTONYM_CONCEPTS: tuple[tuple[str, str], ...] = tuple((concept(a), concept(b)) for a, b in ANTONYMS)
+
+
+def resolve_prefix_negations(own: Features, other: Features) -> Features:
+    """Read "unavailable" as negated "available" when the other text says "available"."""
+    others = other.asserted | other.negated
+    moved = {
+        term: concept(term[len(prefix) :])
+        for term in own.asserted
+        for prefix in NEGATING_PREFIXES
+        if term.startswith(prefix) and len(term) - len(prefix) >= 4 and concept(term[len(prefix) :]) in others
+    }
+    if not moved:
+        return own
+    return replace(own, asserted=own.asserted - moved.keys(), negated=own.negated | set(moved.values()))
+
+
+def _code_terms(features_: Features) -> set[str]:
+    """Asserted bare numbers as topic terms ("#200"), to meet "not 200" in the other text."""
+    return {code_term(q.low) for q in features_.quantities if q.dimension == "code"}
+
+
+def _negation_conflict(first: Features, second: Features) -> bool:
+    """A concept asserted by one text and denied by the other ("fixes" / "does not fix")."""
+    first_claims = first.asserted | _code_terms(first)
+    second_claims = second.asserted | _code_terms(second)
+    return bool(first_claims & second.negated or second_claims & first.negated)
+
+
+def _antonym_conflict(first: Features, second: Features) -> bool:
+    """One text uses a word, the other its antonym, and neither uses both."""
+    for word, opposite in _ANTONYM_CONCEPTS:
+        for one, two in ((first, second), (second, first)):
+            used = word in one.asserted and opposite in two.asserted
+            if used and opposite not in one.asserted and word not in two.asserted:
+                return True
+    return False
+
+
+def _ordering_conflict(first: Features, second: Features) -> bool:
+    """One text puts A before B and the other B before A ("mount the share before starting" /
+    "can start before the share is mounted")."""
+    return any(
+        early & other_late and late & other_early
+        for early, late in first.orderings
+        for other_early, other_late in second.orderings
+    )
+
+
+def polarity_conflict(first: Features, second: Features) -> bool:
+    """Modality, negation, antonym or ordering disagreement; "unless" texts invert their own
+    polarity, so their surface negations, antonyms and orderings are not trusted."""
+    if first.modality * second.modality < 0:
+        return True
+    if first.conditional or second.conditional:
+        return False
+    return _negation_conflict(first, second) or _antonym_conflict(first, second) or _ordering_conflict(first, second)

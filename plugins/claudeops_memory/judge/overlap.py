@@ -1,0 +1,64 @@
+"""Topical overlap of two texts: how much of what they talk about is shared.
+
+Every decision rule is gated on this score, because two memories can only reinforce or contradict
+each other when they are about the same subject.  It is a weighted Dice coefficient over the
+concepts of both texts (negated concepts count too: "does not fix the stall" is still about the
+stall), with generic home-lab concepts weighing half and ``rapidfuzz`` matching morphology the
+stemmer misses ("transcoder" / "transcoding").
+"""
+
+from __future__ import annotations
+
+from math import fsum
+
+from rapidfuzz import fuzz
+
+from .analyse import CODE_TERM_PREFIX, Features
+from .concepts import weight
+
+FUZZY_WEIGHT = 0.8
+"""A fuzzy match is weaker evidence of a shared subject than the same concept, so it counts 80 %."""
+FUZZY_MIN_RATIO = 85.0
+"""``rapidfuzz`` ratio (0..100) from which two concepts count as one word spelled differently."""
+FUZZY_MIN_LENGTH = 5
+"""Shorter concepts and bare numbers ("#200" / "#201") only match exactly: one letter or digit
+changes a short term entirely."""
+
+
+def _topic(features_: Features) -> dict[str, float]:
+    """Weighted topic terms: asserted and negated concepts alike say what the text is about."""
+    return {term: weight(term) for term in features_.asserted | features_.negated}
+
+
+def _soft_match(term: str, candidates: dict[str, float]) -> str | None:
+    """The best fuzzy partner of ``term`` ("transcoder" ~ "transcod"), if any is close enough."""
+    if len(term) < FUZZY_MIN_LENGTH or term.startswith(CODE_TERM_PREFIX):
+        return None
+    best: str | None = None
+    best_score = FUZZY_MIN_RATIO
+    for candidate in sorted(candidates):
+        if len(candidate) < FUZZY_MIN_LENGTH or candidate.startswith(CODE_TERM_PREFIX):
+            continue
+        prefix = candidate.startswith(term) or term.startswith(candidate)
+        score = 100.0 if prefix else fuzz.ratio(term, candidate)
+        if score > best_score or (best is None and score == best_score):
+            best, best_score = candidate, score
+    return best
+
+
+def similarity(first: Features, second: Features) -> float:
+    """Weighted Dice overlap of the two topic term sets, with fuzzy matches counted partially."""
+    left, right = _topic(first), _topic(second)
+    total = fsum(left.values()) + fsum(right.values())
+    if not total:
+        return 0.0
+    shared = 0.0
+    unmatched = dict(right)
+    for term, term_weight in sorted(left.items()):
+        if term in unmatched:
+            shared += term_weight + unmatched.pop(term)
+            continue
+        partner = _soft_match(term, unmatched)
+        if partner is not None:
+            shared += FUZZY_WEIGHT * (term_weight + unmatched.pop(partner))
+    return shared / total

@@ -1,0 +1,88 @@
+"""Text -> tokens: the normalised token stream every other judge module reads.
+
+Normalising once here (case, contractions, symbols, times of day, "60s" split into a number and a
+unit) lets the feature readers match plain words and never worry about spelling variants.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+
+def words(text: str) -> frozenset[str]:
+    """A word set written as running text, which keeps the judge's long vocabularies readable."""
+    return frozenset(text.split())
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One normalised token; ``value`` is the number for numbers, minutes after midnight for
+    times of day, and the index into the extracted quantities for quantity placeholders."""
+
+    text: str
+    kind: Literal["word", "number", "clock", "punct", "quantity"]
+    value: float = 0.0
+
+
+_CONTRACTIONS: tuple[tuple[str, str], ...] = (
+    ("won't", "will not"), ("can't", "can not"), ("cannot", "can not"), ("n't", " not"),
+    ("'re", " are"), ("'s", ""), ("--", " ; "), ("~", " about "), ("%", " percent "),
+    ("\u2019", "'"), ("\u2014", " ; "), ("\u2013", " ; "), ("\u2248", " about "),
+)
+_TOKEN_RE = re.compile(r"@\d+|\d+(?:\.\d+)?[a-z]*|[a-z][a-z0-9_']*(?:-[a-z0-9_]+)*|[;,.:!?()]")
+_NUMBER_WITH_SUFFIX_RE = re.compile(r"(\d+(?:\.\d+)?)([a-z]*)")
+_ORDINAL_SUFFIXES: frozenset[str] = words("st nd rd th")
+_CLOCK_RE = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b")
+"""Times of day: "3am", "3 a.m.", "2:30pm", "01:00"."""
+
+
+def _clock_marker(match: re.Match[str]) -> str:
+    """Replace a time of day by "@<minutes after midnight>", one token for the tokenizer."""
+    hour_12, minute_12, half, hour_24, minute_24 = match.groups()
+    if hour_24 is not None:
+        return f" @{int(hour_24) * 60 + int(minute_24)} "
+    hour = int(hour_12) % 12 + (12 if half == "p" else 0)
+    return f" @{hour * 60 + int(minute_12 or 0)} "
+
+
+def normalise(text: str) -> str:
+    """Lower-case, expand contractions and symbols, and mark times of day."""
+    lowered = text.lower()
+    for old, new in _CONTRACTIONS:
+        lowered = lowered.replace(old, new)
+    return _CLOCK_RE.sub(_clock_marker, lowered)
+
+
+def raw_tokens(text: str) -> list[Token]:
+    """Split into words, numbers, times of day and clause punctuation; "60s" becomes a number
+    followed by a unit word."""
+    tokens: list[Token] = []
+    for piece in _TOKEN_RE.findall(normalise(text)):
+        if piece.startswith("@"):
+            tokens.append(Token(piece, "clock", float(piece[1:])))
+            continue
+        number = _NUMBER_WITH_SUFFIX_RE.fullmatch(piece)
+        if number is None:
+            kind: Literal["word", "punct"] = "word" if piece[0].isalpha() else "punct"
+            tokens.append(Token(piece.replace("-", "").replace("'", ""), kind))
+            continue
+        digits, suffix = number.groups()
+        if suffix in _ORDINAL_SUFFIXES:
+            tokens.append(Token(piece, "word"))
+            continue
+        tokens.append(Token(digits, "number", float(digits)))
+        if suffix:
+            tokens.append(Token(suffix, "word"))
+    return tokens
+
+
+def spells(tokens: list[Token], start: int, phrase: tuple[str, ...]) -> bool:
+    """Whether the tokens from ``start`` on spell ``phrase``; every multi-word cue (comparators,
+    "fails to", "has to", "do not") is found this way.  The first word is checked before anything
+    is built, because nearly every call fails there and the judge calls this for every token."""
+    end = start + len(phrase)
+    if start < 0 or end > len(tokens) or tokens[start].text != phrase[0]:
+        return False
+    return all(token.text == word for token, word in zip(tokens[start:end], phrase, strict=True))
