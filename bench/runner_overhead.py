@@ -88,7 +88,9 @@ def main() -> int:
     args = parser.parse_args()
     frames = two_hundred_messages()
     with tempfile.TemporaryDirectory() as state:
-        app = App.load(None, {"CLAUDEOPS_STATE_DIR": state}, entry_points=False,
+        config = Path(state) / "config.toml"  # empty: built-in defaults, whatever ./config.toml says
+        config.write_text("")
+        app = App.load(str(config), {"CLAUDEOPS_STATE_DIR": state}, entry_points=False,
                        builtins=DEFAULT_PLUGINS if args.all_plugins else CORE_ONLY)
         app.open_store()
         transcript = Path(state) / "bare-transcript.jsonl"
