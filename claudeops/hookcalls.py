@@ -10,12 +10,13 @@ session with that line as the reason.
 
 from __future__ import annotations
 
+import inspect
 import logging
 from typing import Any
 
 import pluggy
 
-from claudeops.plugins import PluginError, await_me_maybe
+from claudeops.plugins import PluginError
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ class PluginCalls:
         self.pm = pm
         self.strict = strict
         self.failures: list[str] = []
-        self._cache: dict[str, list[pluggy.HookImpl]] = {}
+        self._cache: dict[str, tuple[pluggy.HookImpl, ...]] = {}
 
     async def each(self, hook_name: str, **kwargs: Any) -> list[Any]:
         """Call every implementation of ``hook_name``; results of those that did not fail."""
@@ -53,23 +54,30 @@ class PluginCalls:
         return None, None
 
     def has(self, hook_name: str) -> bool:
-        """Whether any plugin implements ``hook_name`` (so asking it can be skipped when none does)."""
+        """Whether any plugin implements ``hook_name``, so callers can skip a hook nobody implements.
+
+        The stream asks this once per session for its per-message hooks: with no observer, a
+        message costs no hook call at all.
+        """
         return bool(self._implementations(hook_name))
 
-    def _implementations(self, hook_name: str) -> list[pluggy.HookImpl]:
+    def _implementations(self, hook_name: str) -> tuple[pluggy.HookImpl, ...]:
         """In call order; looked up once per session, as plugins do not come and go mid-session."""
-        if hook_name not in self._cache:
+        impls = self._cache.get(hook_name)
+        if impls is None:
             caller: pluggy.HookCaller = getattr(self.pm.hook, hook_name)
-            self._cache[hook_name] = list(reversed(caller.get_hookimpls()))
-        return self._cache[hook_name]
+            impls = self._cache[hook_name] = tuple(reversed(caller.get_hookimpls()))
+        return impls
 
     async def _call(self, hook_name: str, impl: pluggy.HookImpl, kwargs: dict[str, Any]) -> tuple[bool, Any]:
         try:
-            arguments = [kwargs[name] for name in impl.argnames]  # positional, as pluggy calls them
             if impl.wrapper or impl.hookwrapper:
                 raise PluginError(f"plugin {impl.plugin_name!r} wraps hook {hook_name}, which the runner "
                                   "calls per implementation; implement it as a plain hook")
-            return True, await await_me_maybe(impl.function(*arguments))
+            value = impl.function(*[kwargs[name] for name in impl.argnames])  # positional, as pluggy calls them
+            if value is not None and inspect.isawaitable(value):  # an ``async def`` hook
+                value = await value
+            return True, value
         except Exception as exc:
             message = str(exc) if isinstance(exc, PluginError) else (
                 f"plugin {impl.plugin_name!r} failed in hook {hook_name}: {type(exc).__name__}: {exc}")

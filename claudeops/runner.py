@@ -93,7 +93,6 @@ class SessionChain:
 
     async def run(self) -> ChainResult:
         plan: SessionPlan | None = SessionPlan(self.request.tier, self.request.trigger)
-        self.app.pm.register(self.settings.events, name=f"claudeops.runner.events.{id(self)}")
         try:
             while plan is not None and not self.result.interrupted:
                 self.current = SessionRun(self.app, self.settings, plan)
@@ -101,7 +100,6 @@ class SessionChain:
                 self.result.sessions.append(report)
                 plan = self._next(report)
         finally:
-            self.app.pm.unregister(self.settings.events)
             self.current = None
         return self.result
 

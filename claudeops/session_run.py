@@ -36,7 +36,6 @@ from claudeops.clock import to_timestamp
 from claudeops.dry_run import mutating_reason, read_only_mode
 from claudeops.failures import exception_failure, result_failure
 from claudeops.hookcalls import PluginCalls
-from claudeops.hookspecs import hookimpl
 from claudeops.notable import NotableEvent
 from claudeops.options import build_options
 from claudeops.plugins import PluginError
@@ -118,16 +117,20 @@ EscalationVerdict = Callable[[Session], "str | None"]
 """Given a session that asked to escalate: ``None`` if the next tier will start, else why not."""
 
 
-class EventLog:
-    """Registered as a plugin for a whole run: the notable events of each session, for handoffs."""
+@dataclass
+class RunningSession(Session):
+    """The :class:`Session` the runner hands to plugins; it also keeps the events it records.
 
-    def __init__(self) -> None:
-        self.by_session: dict[int, list[NotableEvent]] = {}
+    Every event of a session goes through :meth:`Session.record_event`, so keeping them here
+    gives the escalation handoff its events without registering a collector plugin per run.
+    """
 
-    @hookimpl
-    def record_event(self, event: NotableEvent) -> None:
-        if event.session_id is not None:
-            self.by_session.setdefault(event.session_id, []).append(event)
+    recorded_events: list[NotableEvent] = field(default_factory=list, repr=False)
+
+    def record_event(self, level: str, message: str, service: str | None = None) -> None:
+        event = NotableEvent(level, message, self.now(), service, self.id)
+        self.recorded_events.append(event)
+        self.hook.record_event(event=event)
 
 
 @dataclass
@@ -139,7 +142,6 @@ class RunSettings:
     transport_factory: TransportFactory | None
     clock: Callable[[], Any]
     observer: RunObserver | None
-    events: EventLog = field(default_factory=EventLog)
 
 
 class SessionRun:
@@ -155,7 +157,7 @@ class SessionRun:
         self._scope = anyio.CancelScope()
         self._transport: TeeTransport | None = None
         self._stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
-        self.session: Session | None = None
+        self.session: RunningSession | None = None
         self.transcript = Path()
         self._started = time.monotonic()
 
@@ -170,7 +172,7 @@ class SessionRun:
         self._scope.cancel()
 
     async def execute(self, verdict: EscalationVerdict) -> SessionReport:
-        """Run the session to its end; the settings' :class:`EventLog` must be registered on ``app.pm``."""
+        """Run the session to its end and report how it went."""
         session = self._start()
         if self.plan.handoff is not None:
             _record_event(session, "warning", f"escalation started: tier {self.plan.handoff.from_tier} "
@@ -179,7 +181,7 @@ class SessionRun:
         state, status, reason = await self._run(session)
         return await self._finish(session, state, status, reason, verdict)
 
-    def _start(self) -> Session:
+    def _start(self) -> RunningSession:
         """Insert the ``running`` row and build the :class:`Session` hooks will see."""
         tier_settings = self.app.config.tier(self.plan.tier)
         clock = self.settings.clock
@@ -188,9 +190,10 @@ class SessionRun:
         self.transcript = self.app.state_dir / "transcripts" / f"{row.id}.jsonl"
         with db.atomic():
             SessionRow.update(transcript_path=str(self.transcript)).where(SessionRow.id == row.id).execute()
-        self.session = Session(id=row.id, tier=self.plan.tier, model=tier_settings.model, trigger=self.plan.trigger,
-                               config=self.app.config, hook=self.app.hook, parent_id=self.plan.parent_id,
-                               dry_run=self.settings.dry_run, handoff=self.plan.handoff, clock=clock)
+        self.session = RunningSession(id=row.id, tier=self.plan.tier, model=tier_settings.model,
+                                      trigger=self.plan.trigger, config=self.app.config, hook=self.app.hook,
+                                      parent_id=self.plan.parent_id, dry_run=self.settings.dry_run,
+                                      handoff=self.plan.handoff, clock=clock)
         if self.settings.observer is not None:
             self.settings.observer.session_started(self.session)
         return self.session
@@ -230,6 +233,8 @@ class SessionRun:
         finally:
             if timer is not None:
                 timer.cancel()
+            if self._transport is not None:  # the SDK closes it too; this covers every way out
+                self._transport.writer.close()
         return None
 
     def _verdict(self, state: StreamState, error: Exception | None) -> tuple[str, str | None]:
@@ -310,7 +315,7 @@ class SessionRun:
             tool_calls=state.tool_calls, tools_denied=self.denied,
             escalation_requested=session.escalation.reason if session.escalation else None,
             escalation_note=note, plugin_failures=tuple(self.calls.failures),
-            events=tuple(self.settings.events.by_session.pop(session.id, ())))
+            events=tuple(session.recorded_events))
         if self.settings.observer is not None:
             self.settings.observer.session_ended(report)
         return report

@@ -35,7 +35,7 @@ class StreamState:
     model: str | None = None
     turns: int = 0
     tool_calls: int = 0
-    texts: list[str] = field(default_factory=list)
+    last_text: str = ""
     api_error: str | None = None
     _message_ids: set[str] = field(default_factory=set)
 
@@ -44,20 +44,28 @@ class StreamState:
         """The result's text, else the last text the model wrote."""
         if self.result is not None and self.result.result:
             return self.result.result
-        return self.texts[-1] if self.texts else ""
+        return self.last_text
 
 
 class StreamDispatcher:
-    """Feeds one session's messages to the hooks and its assistant text to the marker registry."""
+    """Feeds one session's messages to the hooks and its assistant text to the marker registry.
+
+    Which per-message hooks have implementations is looked up once: a hook nobody implements
+    costs nothing per message.
+    """
 
     def __init__(self, session: Session, markers: MarkerRegistry, calls: PluginCalls) -> None:
         self.session = session
         self.markers = markers
         self.calls = calls
         self.state = StreamState()
+        self._on_message = calls.has("on_message")
+        self._on_assistant_text = calls.has("on_assistant_text")
+        self._on_marker = calls.has("on_marker")
 
     async def handle(self, message: Any) -> None:
-        await self.calls.each("on_message", session=self.session, message=message)
+        if self._on_message:
+            await self.calls.each("on_message", session=self.session, message=message)
         if isinstance(message, AssistantMessage):
             await self._assistant(message)
         elif isinstance(message, SystemMessage) and message.subtype == "init":
@@ -85,8 +93,9 @@ class StreamDispatcher:
 
     async def handle_text(self, text: str) -> None:
         """One text block the model wrote: observers first, then every marker in it, in order."""
-        self.state.texts.append(text)
-        await self.calls.each("on_assistant_text", session=self.session, text=text)
+        self.state.last_text = text
+        if self._on_assistant_text:
+            await self.calls.each("on_assistant_text", session=self.session, text=text)
         for candidate in self.markers.candidates(text):
             await self._dispatch(candidate)
 
@@ -106,4 +115,5 @@ class StreamDispatcher:
             self.calls.fail(f"marker {marker_type.name} handler failed: {type(exc).__name__}: {exc}", exc)
             return
         self.session.markers_recorded += 1
-        await self.calls.each("on_marker", session=self.session, marker=marker)
+        if self._on_marker:
+            await self.calls.each("on_marker", session=self.session, marker=marker)
