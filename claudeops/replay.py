@@ -17,8 +17,10 @@ examples and benchmarks.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
+import itertools
 import json
 import re
 import uuid
@@ -30,6 +32,8 @@ from typing import Any
 import anyio
 from claude_agent_sdk import Transport
 from claude_agent_sdk._errors import ProcessError
+
+from claudeops.transcript import LineSink, encode_frame
 
 HOOK_ANSWER_TIMEOUT = 60.0
 _PROMPTED: dict[str, Any] = {"type": "_prompted"}
@@ -43,13 +47,22 @@ class ReplayError(Exception):
 
 def load_recording(path: Path) -> list[dict[str, Any]]:
     """The frames of a stream-json file, without the recorded control frames."""
+    return read_recording(path)[0]
+
+
+def read_recording(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """The frames of a stream-json file and each frame's line as recorded (for the transcript).
+
+    Lines end at ``\\n`` only: U+2028 or U+0085 inside a JSON string is text, not a line break.
+    """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8").split("\n")
     except (OSError, UnicodeDecodeError) as exc:
         raise ReplayError(f"{path}: cannot read recording: {exc}") from None
-    frames = []
+    frames, texts = [], []
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
+        line = line.strip()
+        if not line:
             continue
         try:
             frame = json.loads(line)
@@ -59,9 +72,10 @@ def load_recording(path: Path) -> list[dict[str, Any]]:
             raise ReplayError(f"{path}:{number}: not a stream-json frame (no \"type\")")
         if frame["type"] not in _CONTROL_FRAMES:
             frames.append(frame)
+            texts.append(line)
     if not any(frame["type"] == "result" for frame in frames):
         raise ReplayError(f"{path}: recording has no result frame; was the session cut short?")
-    return frames
+    return frames, texts
 
 
 @dataclass
@@ -79,16 +93,23 @@ class ReplayTransport(Transport):
     """Plays ``frames`` back to the SDK as if the CLI printed them.
 
     ``exit_code`` imitates the CLI exiting non-zero after the last frame (as it does after an
-    error result), which the SDK turns into ``ResultError``.
+    error result), which the SDK turns into ``ResultError``. ``lines`` are the frames' text as
+    recorded (from :func:`read_recording`): a transcript then copies them instead of
+    serialising the frames again.
     """
 
-    def __init__(self, frames: Sequence[dict[str, Any]], *, exit_code: int | None = None) -> None:
+    def __init__(self, frames: Sequence[dict[str, Any]], *, exit_code: int | None = None,
+                 lines: Sequence[str] | None = None) -> None:
         self._frames = list(frames)
+        if lines is not None and len(lines) != len(self._frames):
+            raise ValueError(f"{len(lines)} recorded lines for {len(self._frames)} frames")
+        self._lines = list(lines) if lines is not None else None
+        self._sink: LineSink | None = None
+        self._hook_ids = itertools.count(1)
         self._exit_code = exit_code
         self._send, self._receive = anyio.create_memory_object_stream[dict[str, Any]](100)
         self._prompted = False
-        self._answers: dict[str, dict[str, Any]] = {}
-        self._answered: dict[str, anyio.Event] = {}
+        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._pre_tool_use: list[_HookMatcher] = []
         self._denied: dict[str, str] = {}
         self._ready = False
@@ -97,6 +118,15 @@ class ReplayTransport(Transport):
 
     async def connect(self) -> None:
         self._ready = True
+
+    def tee_lines(self, sink: LineSink) -> None:
+        """Hand ``sink`` every frame's JSON line as it is yielded (see :class:`~claudeops.transcript.TeeTransport`)."""
+        self._sink = sink
+
+    def _teed(self, frame: dict[str, Any], line: str | None = None) -> dict[str, Any]:
+        if self._sink is not None:
+            self._sink(encode_frame(frame) if line is None else line)
+        return frame
 
     async def write(self, data: str) -> None:
         for line in data.splitlines():
@@ -118,9 +148,9 @@ class ReplayTransport(Transport):
         elif kind == "control_response":
             response = frame.get("response", {})
             request_id = response.get("request_id")
-            if request_id in self._answered:
-                self._answers[request_id] = response
-                self._answered[request_id].set()
+            answer = self._answers.get(request_id)
+            if answer is not None and not answer.done():
+                answer.set_result(response)
         elif kind == "user" and not self._prompted:
             self._prompted = True
             await self._queue(_PROMPTED)
@@ -142,27 +172,29 @@ class ReplayTransport(Transport):
         """
         try:
             while (frame := await self._receive.receive()) is not _PROMPTED:
-                yield frame
+                yield self._teed(frame)
         except anyio.EndOfStream:
             return
-        for frame in self._frames:
+        for index, frame in enumerate(self._frames):
             while (queued := self._queued()) is not None:
-                yield queued
+                yield self._teed(queued)
             if self._stopped:
                 return
-            if frame.get("type") == "assistant":
+            line = self._lines[index] if self._lines is not None else None
+            kind = frame.get("type")
+            if kind == "assistant" and self._pre_tool_use:
                 for block in _tool_uses(frame):
                     for callback_id in self._callbacks_for(str(block.get("name", ""))):
-                        request_id = f"replay_hook_{uuid.uuid4().hex[:12]}"
-                        self._answered[request_id] = anyio.Event()
-                        yield _hook_request(request_id, callback_id, block, frame.get("session_id", ""))
+                        request_id = f"replay_hook_{next(self._hook_ids)}"
+                        self._answers[request_id] = asyncio.get_running_loop().create_future()
+                        yield self._teed(_hook_request(request_id, callback_id, block, frame.get("session_id", "")))
                         reason = await self._denial(request_id)
                         if reason is not None:
                             self._denied[str(block.get("id", ""))] = reason
                             break
-            elif frame.get("type") == "user" and self._denied:
-                frame = self._apply_denials(frame)
-            yield frame
+            elif kind == "user" and self._denied:
+                frame, line = self._apply_denials(frame), None
+            yield self._teed(frame, line)
         if self._exit_code and not self._stopped:
             raise ProcessError("Command failed", exit_code=self._exit_code, stderr="replayed exit")
 
@@ -178,11 +210,18 @@ class ReplayTransport(Transport):
                 for callback_id in matcher.callback_ids]
 
     async def _denial(self, request_id: str) -> str | None:
-        """Wait for the SDK's answer to a hook request; the deny reason, or ``None`` to allow."""
-        with anyio.fail_after(HOOK_ANSWER_TIMEOUT):
-            await self._answered[request_id].wait()
-        del self._answered[request_id]
-        response = self._answers.pop(request_id, {})
+        """Wait for the SDK's answer to a hook request; the deny reason, or ``None`` to allow.
+
+        A future and a timer, not an anyio cancel scope: this runs before every replayed tool
+        call, and the runner drives sessions on asyncio.
+        """
+        answer = self._answers[request_id]
+        timer = asyncio.get_running_loop().call_later(HOOK_ANSWER_TIMEOUT, _expire, answer)
+        try:
+            response = await answer
+        finally:
+            timer.cancel()
+            del self._answers[request_id]
         if response.get("subtype") != "success":
             return None
         specific = (response.get("response") or {}).get("hookSpecificOutput") or {}
@@ -209,8 +248,9 @@ class ReplayTransport(Transport):
         self._stopped = True
         self._ready = False
         self._send.close()
-        for event in self._answered.values():
-            event.set()
+        for answer in self._answers.values():  # nobody will answer now: let a waiting replay end
+            if not answer.done():
+                answer.set_result({})
 
     def is_ready(self) -> bool:
         return self._ready
@@ -221,6 +261,11 @@ class ReplayTransport(Transport):
     def stop_now(self) -> None:
         self._stopped = True
         self._send.close()
+
+
+def _expire(answer: asyncio.Future[dict[str, Any]]) -> None:
+    if not answer.done():
+        answer.set_exception(TimeoutError(f"no answer to a PreToolUse hook request within {HOOK_ANSWER_TIMEOUT:g} s"))
 
 
 def _tool_uses(frame: dict[str, Any]) -> list[dict[str, Any]]:
@@ -254,8 +299,10 @@ class ReplaySource:
             raise ReplayError(f"no recording left to replay for tier {tier}")
         recording = self._recordings[self.used]
         self.used += 1
-        frames = load_recording(recording) if isinstance(recording, Path) else list(recording)
-        return ReplayTransport(frames)
+        if isinstance(recording, Path):
+            frames, lines = read_recording(recording)
+            return ReplayTransport(frames, lines=lines)
+        return ReplayTransport(recording)
 
 
 # --------------------------------------------------------------------------- scripted sessions

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -122,8 +123,10 @@ def test_dry_run_refuses_mutating_tools_and_says_so(runner_app, plugin):
     results = [detail for name, detail in plugin.calls if name == "on_message"]
     assert report.tools_denied == 2 and report.tool_calls == 3
     assert any("dry run: `docker restart jellyfin` would change the system" in message for _, message in events())
-    transcript = Path(report.transcript_path).read_text()
-    assert "dry run: Write is not allowed" in transcript and '"content": "jellyfin Up"' in transcript
+    frames = [json.loads(line) for line in Path(report.transcript_path).read_text().splitlines()]
+    tool_results = [block["content"] for frame in frames if frame["type"] == "user"
+                    for block in frame["message"]["content"]]
+    assert tool_results[0] == "jellyfin Up" and tool_results[2].startswith("dry run: Write is not allowed")
     assert results.count("UserMessage") == 3
 
 

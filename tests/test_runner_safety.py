@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from claudeops.dry_run import mutating_command, mutating_reason
-from claudeops.transcript import redact, secret_literals
+from claudeops.transcript import may_hold_secret, redact, secret_literals
 
 
 @pytest.mark.parametrize("command", [
@@ -54,3 +56,14 @@ def test_credential_variables_are_redacted_wherever_they_appear():
     literals = secret_literals({"ANTHROPIC_API_KEY": "plain-key-without-prefix", "CLAUDE_CODE_OAUTH_TOKEN": "x"})
     assert literals == ("plain-key-without-prefix",)
     assert redact('{"a": "key=plain-key-without-prefix"}', literals) == '{"a": "key=***"}'
+
+
+_PIECES = ["sk-ant-", "api03", "Authorization", "AUTHORIZATION", "x-api-key", "X-Api-Key", "bearer ", "://",
+           "https", "user", ":", "@", "/", "=", " ", '"', "\\", "a", "Z", "0", "-", "_", "é", "\u2028",
+           "plain-key-without-prefix"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join))
+def test_a_line_the_quick_check_lets_through_holds_nothing_to_redact(line):
+    literals = ("plain-key-without-prefix",)
+    assert may_hold_secret(line, literals) or redact(line, literals) == line

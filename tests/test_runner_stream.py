@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from runner_support import events, notes, replay, row
 
 from claudeops import hookimpl
 from claudeops.replay import ToolCall, bash, load_recording, script_to_stream
+from claudeops.transcript import TranscriptWriter
 
 pytest_plugins = ["runner_fixtures"]
 
@@ -78,6 +80,42 @@ def test_the_transcript_is_the_redacted_raw_stream_and_replays_to_the_same_marke
     assert {"system", "assistant", "user", "result"} <= {line["type"] for line in lines}
     [again] = replay(runner_app, load_recording(path))
     assert again.markers_recorded == 2 and notes() == ["saw a key", "done", "saw a key", "done"]
+
+
+def test_a_replayed_file_is_copied_to_the_transcript_line_for_line(runner_app):
+    recorded = [line.strip() for line in RECORDED.read_text().splitlines() if line.strip()]
+    [report] = replay(runner_app, RECORDED)
+    written = Path(report.transcript_path).read_text().splitlines()
+    assert [line for line in written if '"control_' not in line] == [
+        line for line in recorded if '"control_' not in line]
+
+
+def test_a_running_sessions_transcript_reaches_the_file_within_the_flush_interval(tmp_path):
+    path = tmp_path / "live.jsonl"
+
+    async def session() -> list[str]:
+        writer = TranscriptWriter(path, flush_interval=0.05)
+        writer.open()
+        writer.write_line('{"type":"system"}')
+        seen = ""
+        for _ in range(100):  # a reader polling the file sees the line with no further write
+            await asyncio.sleep(0.02)
+            if seen := path.read_text():
+                break
+        writer.write_line('{"type":"result"}')
+        writer.close()  # the session's end flushes at once
+        return [seen, path.read_text()]
+
+    assert asyncio.run(session()) == ['{"type":"system"}\n', '{"type":"system"}\n{"type":"result"}\n']
+
+
+def test_a_recording_whose_text_holds_unicode_line_separators_replays_intact(runner_app, tmp_path):
+    text = "[NOTE] caddy log says\u2028next line\x85and another"
+    path = tmp_path / "recording.jsonl"
+    path.write_text("".join(json.dumps(frame, ensure_ascii=False) + "\n" for frame in script_to_stream([text])))
+    assert load_recording(path) == script_to_stream([text])
+    [report] = replay(runner_app, path)
+    assert report.markers_recorded == 1 and report.result_text == text
 
 
 def test_a_failing_observer_plugin_is_logged_and_the_session_goes_on(runner_app, caplog):
