@@ -19,6 +19,9 @@ WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 _SEGMENT_SPLIT = re.compile(r"&&|\|\||[;|\n]|\$\(|`")
 _FILE_REDIRECT = re.compile(r"(?<![0-9&])>{1,2}\s*(?!&|/dev/null\b)\S")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_SHLEX_SYNTAX = re.compile(r"[\"'\\#]")
+"""What ``shlex`` interprets (quotes, escapes, comments); a segment without any splits on blanks alone."""
+_SHLEX_WORD = re.compile(r"[^ \t\r\n]+")
 
 _COMPOSE_WRITES = frozenset({"up", "down", "restart", "start", "stop", "kill", "rm", "pull", "create", "run",
                              "exec", "pause", "unpause", "build", "push"})
@@ -103,10 +106,13 @@ def mutating_command(command: str) -> str | None:
 
 
 def _words(segment: str) -> list[str]:
-    try:
-        words = shlex.split(segment, comments=True)
-    except ValueError:
-        words = segment.split()
+    if _SHLEX_SYNTAX.search(segment) is None:  # the common case, and ten times cheaper than shlex
+        words = _SHLEX_WORD.findall(segment)
+    else:
+        try:
+            words = shlex.split(segment, comments=True)
+        except ValueError:
+            words = segment.split()
     while words and (words[0] in ("sudo", "env", "nohup", "time", "exec", "(", "{")
                      or _ENV_ASSIGNMENT.match(words[0])):
         words = words[1:]
