@@ -99,8 +99,8 @@ class MarkerRegistry:
 
     def candidates(self, text: str) -> Iterator[Candidate]:
         """Split assistant text into marker candidates, line by line."""
-        if self._opening is None or not text:
-            return
+        if self._opening is None or not text or self._opening.search(text) is None:
+            return  # one scan settles most texts: an opening never spans lines, so none here means none anywhere
         for line in text.splitlines():
             line = line[:MAX_LINE_CHARS]
             starts = [(found.start(), found.group(0)[1:]) for found in self._opening.finditer(line)]

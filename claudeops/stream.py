@@ -67,7 +67,8 @@ class StreamDispatcher:
         if self._on_message:
             await self.calls.each("on_message", session=self.session, message=message)
         if isinstance(message, AssistantMessage):
-            await self._assistant(message)
+            for text in self._assistant(message):
+                await self.handle_text(text)
         elif isinstance(message, SystemMessage) and message.subtype == "init":
             self.state.sdk_session_id = message.data.get("session_id") or self.state.sdk_session_id
             self.state.model = message.data.get("model") or self.state.model
@@ -75,15 +76,18 @@ class StreamDispatcher:
             self.state.result = message
             self.state.sdk_session_id = message.session_id or self.state.sdk_session_id
 
-    async def _assistant(self, message: AssistantMessage) -> None:
+    def _assistant(self, message: AssistantMessage) -> list[str]:
+        """Count the turn and its tool calls; the message's text blocks, in order."""
         self._count_turn(message)
         if message.error:
             self.state.api_error = message.error
+        texts = []
         for block in message.content:
             if isinstance(block, TextBlock):
-                await self.handle_text(block.text)
+                texts.append(block.text)
             elif isinstance(block, ToolUseBlock):
                 self.state.tool_calls += 1
+        return texts
 
     def _count_turn(self, message: AssistantMessage) -> None:
         key = message.message_id or message.uuid or str(id(message))

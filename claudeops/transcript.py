@@ -37,6 +37,8 @@ SECRET_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OA
 FLUSH_INTERVAL = 0.5
 """Seconds a written line may wait in the buffer: the live view's lag, and what a kill can lose."""
 _MIN_LITERAL_SECRET = 8
+_BUFFER_BYTES = 1 << 20
+"""Room for the half second between flushes, so lines reach the OS in one write, not one per 8 KiB."""
 _ENCODER = msgspec.json.Encoder(enc_hook=str)
 """About six times faster than ``json`` for a frame; only frames with no text of their own use it."""
 _FALLBACK_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str, check_circular=False)
@@ -110,7 +112,7 @@ class TranscriptWriter:
     def open(self) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._handle = self.path.open("a", encoding="utf-8")
+            self._handle = self.path.open("a", encoding="utf-8", buffering=_BUFFER_BYTES)
         except OSError as exc:
             self._fail(exc)
         try:
