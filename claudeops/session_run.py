@@ -41,7 +41,7 @@ from claudeops.options import build_options
 from claudeops.plugins import PluginError
 from claudeops.prompts import load_tier_prompt
 from claudeops.session import Handoff, Outcome, Session
-from claudeops.sessions import SessionRow, start_session_row
+from claudeops.sessions import insert_session_row, update_session_row
 from claudeops.store import db
 from claudeops.stream import StreamDispatcher, StreamState
 from claudeops.transcript import TeeTransport, TranscriptWriter, secret_literals
@@ -185,12 +185,12 @@ class SessionRun:
         """Insert the ``running`` row and build the :class:`Session` hooks will see."""
         tier_settings = self.app.config.tier(self.plan.tier)
         clock = self.settings.clock
-        row = start_session_row(self.plan.tier, tier_settings.model, self.plan.trigger, self.plan.parent_id,
-                                to_timestamp(clock()))
-        self.transcript = self.app.state_dir / "transcripts" / f"{row.id}.jsonl"
-        with db.atomic():
-            SessionRow.update(transcript_path=str(self.transcript)).where(SessionRow.id == row.id).execute()
-        self.session = RunningSession(id=row.id, tier=self.plan.tier, model=tier_settings.model,
+        with db.atomic():  # one commit: the row and where its transcript is, before anything can fail
+            session_id = insert_session_row(self.plan.tier, tier_settings.model, self.plan.trigger,
+                                            self.plan.parent_id, to_timestamp(clock()))
+            self.transcript = self.app.state_dir / "transcripts" / f"{session_id}.jsonl"
+            update_session_row(session_id, transcript_path=str(self.transcript))
+        self.session = RunningSession(id=session_id, tier=self.plan.tier, model=tier_settings.model,
                                       trigger=self.plan.trigger, config=self.app.config, hook=self.app.hook,
                                       parent_id=self.plan.parent_id, dry_run=self.settings.dry_run,
                                       handoff=self.plan.handoff, clock=clock)
@@ -322,11 +322,10 @@ class SessionRun:
 
     def _record_row(self, session: Session, outcome: Outcome, state: StreamState) -> None:
         with db.atomic():
-            SessionRow.update(
-                status=outcome.status, ended_at=session.now(), cost_usd=outcome.cost_usd,
+            update_session_row(
+                session.id, status=outcome.status, ended_at=session.now(), cost_usd=outcome.cost_usd,
                 num_turns=outcome.num_turns, duration_ms=outcome.duration_ms, result=outcome.result_text,
-                sdk_session_id=outcome.sdk_session_id, error=outcome.reason, model=state.model or session.model,
-            ).where(SessionRow.id == session.id).execute()
+                sdk_session_id=outcome.sdk_session_id, error=outcome.reason, model=state.model or session.model)
 
 
 def _record_event(session: Session, level: str, message: str) -> None:
