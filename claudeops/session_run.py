@@ -17,7 +17,6 @@ What must hold even when things go wrong:
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import time
 from collections import deque
@@ -221,13 +220,14 @@ class SessionRun:
         timeout = session.settings.timeout_seconds
         timer = asyncio.get_running_loop().call_later(
             timeout, self.stop, "failed", f"timeout after {timeout:g} s") if timeout > 0 else None
+        handle, observer = dispatcher.handle, self.settings.observer  # looked up once, not per message
         try:
             with self._scope:
                 async with aclosing(query(prompt=prompt, options=options, transport=self._transport)) as stream:
                     async for message in stream:
-                        await dispatcher.handle(message)
-                        if self.settings.observer is not None:
-                            self.settings.observer.session_progress(session, dispatcher.state)
+                        await handle(message)
+                        if observer is not None:
+                            observer.session_progress(session, dispatcher.state)
         except Exception as exc:
             return exc
         finally:
@@ -264,7 +264,7 @@ class SessionRun:
             reason = mutating_reason(tool_name, tool_input, mode) if mode else None
             if reason is not None:
                 _record_event(session, "info", f"{reason.split(';')[0]} (refused)")
-            else:
+            elif self.calls.has("check_tool_use"):
                 reason, failure = await self.calls.first("check_tool_use", session=session, tool_name=tool_name,
                                                          tool_input=tool_input)
                 if failure is not None:
@@ -309,7 +309,7 @@ class SessionRun:
         with suppress(PluginError):  # strict mode: logged and counted in calls.failures; the row is final
             await self.calls.each("after_session", session=session, outcome=outcome)
         report = SessionReport(
-            **dataclasses.asdict(outcome), session_id=session.id, tier=session.tier, model=state.model or session.model,
+            **vars(outcome), session_id=session.id, tier=session.tier, model=state.model or session.model,
             trigger=session.trigger, parent_session_id=session.parent_id,
             transcript_path=str(self.transcript), markers_recorded=session.markers_recorded,
             tool_calls=state.tool_calls, tools_denied=self.denied,

@@ -4,9 +4,10 @@ Every frame the transport reads (system, assistant, user/tool results, result, c
 requests) is written as it arrives. The file is itself a valid recording: ``claudeops run
 --replay <transcript>`` replays it (the replay transport ignores control frames).
 
-The text written is the stream's own: the CLI's stdout lines, or a recording's lines, as
-they were; only a frame that exists solely as a dict (a scripted replay, a tool result the
-replay replaced) is serialised here. Redaction runs on that line. Every pattern stops at a
+A transport that still has each frame's text (a recording replayed from a file) hands it over
+as it is; frames that reach us only as dicts (the CLI's, which the SDK parses; a scripted
+replay; a tool result the replay replaced) are serialised as compact JSON. Redaction runs on
+that line. Every pattern stops at a
 quote or a backslash, so a replacement never breaks the JSON it sits in; a line that cannot
 hold a secret (checked with plain substring tests) is written untouched.
 
@@ -74,7 +75,7 @@ def redact(text: str, literals: Iterable[str] = ()) -> str:
     return text
 
 
-def may_hold_secret(line: str, literals: Iterable[str] = ()) -> bool:
+def may_hold_secret(line: str, literals: tuple[str, ...] = ()) -> bool:
     """Whether :func:`redact` could change ``line``; ``False`` means it certainly would not.
 
     Substring tests only, each a single fast scan, in the order that settles most lines
@@ -85,7 +86,7 @@ def may_hold_secret(line: str, literals: Iterable[str] = ()) -> bool:
     lowered = line.lower()
     if "authorization" in lowered or "x-api-key" in lowered:
         return True
-    return any(literal in line for literal in literals)
+    return bool(literals) and any(literal in line for literal in literals)
 
 
 def encode_frame(frame: dict[str, Any]) -> str:
@@ -107,7 +108,6 @@ class TranscriptWriter:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._failed = False
-        self.frames = 0
 
     def open(self) -> None:
         try:
@@ -122,17 +122,18 @@ class TranscriptWriter:
 
     def write_line(self, line: str) -> None:
         """One frame's JSON text as the stream carried it (no newline); redacted only if it may need it."""
-        if self._handle is None:
+        handle = self._handle
+        if handle is None:
             return
         if may_hold_secret(line, self._literals):
             line = redact(line, self._literals)
         try:
-            self._handle.write(line + "\n")
-            self.frames += 1
-            if self._timer is None:
-                self._schedule_flush()
+            handle.write(line + "\n")
         except (OSError, ValueError) as exc:
             self._fail(exc)
+            return
+        if self._timer is None:
+            self._schedule_flush()
 
     def write(self, frame: dict[str, Any]) -> None:
         """A frame that exists only as a dict: serialised, then written like a raw line."""
@@ -198,8 +199,8 @@ class TeeTransport(Transport):
 
     Working at the transport level means the transcript holds the stream exactly as the CLI
     (or a recording) produced it, control frames included, for the real CLI and replay alike.
-    A :class:`RawLineSource` (the CLI, a replay) hands over its lines; any other transport's
-    frames are serialised.
+    A :class:`RawLineSource` (the replay transport) hands over its lines; any other transport's
+    frames (the CLI's) are serialised.
     """
 
     def __init__(self, inner: Transport, writer: TranscriptWriter) -> None:
