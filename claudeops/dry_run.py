@@ -93,7 +93,7 @@ def mutating_reason(tool_name: str, tool_input: dict[str, Any], mode: str = "dry
 
 def mutating_command(command: str) -> str | None:
     """The first state-changing piece of a shell command line, or ``None``."""
-    if _FILE_REDIRECT.search(command):
+    if ">" in command and _FILE_REDIRECT.search(command):  # one memchr settles most commands
         return "output redirection into a file"
     for segment in _SEGMENT_SPLIT.split(command):
         words = _words(segment)

@@ -26,7 +26,7 @@ import os
 import re
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
-from typing import IO, Any, Protocol, runtime_checkable
+from typing import IO, Any
 
 import msgspec
 from claude_agent_sdk import Transport
@@ -184,14 +184,7 @@ class TranscriptWriter:
 
 
 LineSink = Callable[[str], None]
-
-
-@runtime_checkable
-class RawLineSource(Protocol):
-    """A transport that can hand over the text of every frame it yields, so nothing is re-encoded."""
-
-    def tee_lines(self, sink: LineSink) -> None:
-        """Call ``sink`` with each frame's JSON line before the frame is yielded."""
+"""Receives one frame's JSON text; a transport with ``tee_lines(sink)`` calls it for every frame it yields."""
 
 
 class TeeTransport(Transport):
@@ -199,26 +192,27 @@ class TeeTransport(Transport):
 
     Working at the transport level means the transcript holds the stream exactly as the CLI
     (or a recording) produced it, control frames included, for the real CLI and replay alike.
-    A :class:`RawLineSource` (the replay transport) hands over its lines; any other transport's
-    frames (the CLI's) are serialised.
+    A transport with a ``tee_lines(sink)`` method (the replay transport) hands over each frame's
+    text itself, so its frames pass through untouched; any other transport's frames (the CLI's)
+    are serialised here.
     """
 
     def __init__(self, inner: Transport, writer: TranscriptWriter) -> None:
         self.inner = inner
         self.writer = writer
-        self._raw = isinstance(inner, RawLineSource)
+        self._tee_lines: Callable[[LineSink], None] | None = getattr(inner, "tee_lines", None)
 
     async def connect(self) -> None:
         self.writer.open()
-        if self._raw:
-            self.inner.tee_lines(self.writer.write_line)  # type: ignore[attr-defined]
+        if self._tee_lines is not None:
+            self._tee_lines(self.writer.write_line)
         await self.inner.connect()
 
     async def write(self, data: str) -> None:
         await self.inner.write(data)
 
     def read_messages(self) -> AsyncIterator[dict[str, Any]]:
-        return self.inner.read_messages() if self._raw else self._copied()
+        return self.inner.read_messages() if self._tee_lines is not None else self._copied()
 
     async def _copied(self) -> AsyncIterator[dict[str, Any]]:
         async for frame in self.inner.read_messages():
