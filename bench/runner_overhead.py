@@ -3,7 +3,8 @@
 A 200-message session (init, 66 rounds of text + tool call + tool result, the result) is
 replayed several ways in the same process, interleaved, many times:
 
-* bare: ``claude_agent_sdk.query()`` over the replay transport, messages parsed and dropped;
+* bare: the recording file read and ``claude_agent_sdk.query()`` over the replay transport,
+  messages parsed and dropped;
 * runner, tier 1: the whole ``claudeops run`` pipeline over the same frames — session row,
   hooks, prompt, options, marker parsing, transcript file, outcome, and the tier-1 tool gate
   (a PreToolUse control round trip through the SDK before each of the 66 tool calls) — with
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import sys
 import tempfile
@@ -38,13 +40,14 @@ from claude_agent_sdk import ClaudeAgentOptions, query
 
 from claudeops.app import App
 from claudeops.plugins import DEFAULT_PLUGINS
-from claudeops.replay import ReplayTransport, bash, script_to_stream
+from claudeops.replay import ReplayTransport, bash, read_recording, script_to_stream
 from claudeops.runner import RunRequest, run_chain
 from claudeops.store import close_store
 from claudeops.transcript import TeeTransport, TranscriptWriter
 
 CORE_ONLY = ("claudeops.environment", "claudeops.escalation")
 TARGET = 1.25
+FRAMES = 200
 
 
 def two_hundred_messages() -> list[dict[str, Any]]:
@@ -57,12 +60,13 @@ def two_hundred_messages() -> list[dict[str, Any]]:
                           "\n".join(f"2026-03-14T03:00:{second:02d}Z INFO request served in 12 ms"
                                     for second in range(20))))
     frames = script_to_stream(steps)
-    assert len(frames) == 200, len(frames)
+    assert len(frames) == FRAMES, len(frames)
     return frames
 
 
-async def bare_sdk(frames: list[dict[str, Any]], transcript: Path | None) -> int:
+async def bare_sdk(recording: Path, transcript: Path | None) -> int:
     count = 0
+    frames, _ = read_recording(recording)
     transport: Any = ReplayTransport(frames)
     if transcript is not None:
         transport = TeeTransport(transport, TranscriptWriter(transcript))
@@ -71,23 +75,23 @@ async def bare_sdk(frames: list[dict[str, Any]], transcript: Path | None) -> int
     return count
 
 
-def time_bare(frames: list[dict[str, Any]], transcript: Path | None = None) -> float:
+def time_bare(recording: Path, transcript: Path | None = None) -> float:
     start = time.perf_counter()
-    count = asyncio.run(bare_sdk(frames, transcript))
+    count = asyncio.run(bare_sdk(recording, transcript))
     elapsed = time.perf_counter() - start
-    assert count == len(frames), count
+    assert count == FRAMES, count
     return elapsed
 
 
-def time_runner(app: App, frames: list[dict[str, Any]], tier: int = 1) -> float:
+def time_runner(app: App, recording: Path, tier: int = 1) -> float:
     start = time.perf_counter()
-    [report] = run_chain(app, RunRequest.replaying([frames], escalate=False, tier=tier))
+    [report] = run_chain(app, RunRequest.replaying([recording], escalate=False, tier=tier))
     elapsed = time.perf_counter() - start
     assert report.status == "completed", report.reason
     return elapsed
 
 
-def measure(state: Path, builtins: tuple[str, ...], frames: list[dict[str, Any]], rounds: int,
+def measure(state: Path, builtins: tuple[str, ...], recording: Path, rounds: int,
             *, detail: bool) -> dict[str, list[float]]:
     """Seconds per replay, each kind timed once per round, back to back: bare first."""
     state.mkdir()
@@ -96,11 +100,11 @@ def measure(state: Path, builtins: tuple[str, ...], frames: list[dict[str, Any]]
     app = App.load(str(config), {"CLAUDEOPS_STATE_DIR": str(state)}, entry_points=False, builtins=builtins)
     app.open_store()
     transcript = state / "bare-transcript.jsonl"
-    kinds: dict[str, Callable[[], float]] = {"bare": lambda: time_bare(frames),
-                                              "tier 1": lambda: time_runner(app, frames)}
+    kinds: dict[str, Callable[[], float]] = {"bare": lambda: time_bare(recording),
+                                              "tier 1": lambda: time_runner(app, recording)}
     if detail:
-        kinds["transcript"] = lambda: time_bare(frames, transcript)
-        kinds["tier 2"] = lambda: time_runner(app, frames, tier=2)
+        kinds["transcript"] = lambda: time_bare(recording, transcript)
+        kinds["tier 2"] = lambda: time_runner(app, recording, tier=2)
     try:
         for timed in kinds.values():  # warm every path
             timed()
@@ -136,11 +140,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30)
     args = parser.parse_args()
-    frames = two_hundred_messages()
     with tempfile.TemporaryDirectory() as state:
-        core = measure(Path(state) / "core", CORE_ONLY, frames, args.rounds, detail=True)
-        every = measure(Path(state) / "all", DEFAULT_PLUGINS, frames, args.rounds, detail=False)
-    print(f"replayed session: {len(frames)} messages, {args.rounds} rounds")
+        recording = Path(state) / "session.jsonl"
+        recording.write_text("".join(json.dumps(frame) + "\n" for frame in two_hundred_messages()))
+        core = measure(Path(state) / "core", CORE_ONLY, recording, args.rounds, detail=True)
+        every = measure(Path(state) / "all", DEFAULT_PLUGINS, recording, args.rounds, detail=False)
+    print(f"replayed session: {FRAMES} messages from one stream-json file, {args.rounds} rounds")
     target = report(f"core plugins ({', '.join(CORE_ONLY)}):", core)
     report("all built-in plugins (information only):", every)
     print(f"ratio runner / bare, core plugins, tier 1: {target:.2f}  (overhead {100 * (target - 1):+.0f} %, "
