@@ -1,27 +1,25 @@
 """Dry run: which tool calls would change something, so the runner can refuse them.
 
 The agent is told it is a dry run (environment section), but telling is not enforcing: the
-runner's tool gate asks :func:`mutating_reason` before every call of a dry-run session. The
-check is deliberately conservative: file-writing tools, and shell commands whose first words
-are a known state change (restarts, compose, service managers, package managers, git writes,
-HTTP writes, file changes, redirection into a file). Read-only diagnostics stay allowed, so a
-dry run still shows what the agent would have looked at.
+runner's tool gate asks :func:`mutating_reason` before every call of a dry-run session, and of
+every tier-1 session (tier 1 observes). The check is deliberately conservative: file-writing
+tools, and shell command lines any of whose simple commands is a known state change (restarts,
+compose, service managers, package managers, git writes, HTTP writes, file changes,
+redirection into a file) — found through wrappers, chains, ``sh -c`` and ``ssh host …`` by
+:mod:`claudeops.shell`. Read-only diagnostics stay allowed, so a dry run still shows what the
+agent would have looked at.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from typing import Any
+
+from claudeops.shell import simple_commands
 
 WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 
-_SEGMENT_SPLIT = re.compile(r"&&|\|\||[;|\n]|\$\(|`")
 _FILE_REDIRECT = re.compile(r"(?<![0-9&])>{1,2}\s*(?!&|/dev/null\b)\S")
-_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_SHLEX_SYNTAX = re.compile(r"[\"'\\#]")
-"""What ``shlex`` interprets (quotes, escapes, comments); a segment without any splits on blanks alone."""
-_SHLEX_WORD = re.compile(r"[^ \t\r\n]+")
 
 _COMPOSE_WRITES = frozenset({"up", "down", "restart", "start", "stop", "kill", "rm", "pull", "create", "run",
                              "exec", "pause", "unpause", "build", "push"})
@@ -92,31 +90,18 @@ def mutating_reason(tool_name: str, tool_input: dict[str, Any], mode: str = "dry
 
 
 def mutating_command(command: str) -> str | None:
-    """The first state-changing piece of a shell command line, or ``None``."""
+    """The first state-changing simple command of a shell command line, or ``None``.
+
+    The line is taken apart by :func:`claudeops.shell.simple_commands`, so wrappers (``sudo``,
+    ``env``, ``timeout``), chains, sub-shells, ``sh -c`` scripts and ``ssh host …`` hide nothing.
+    """
     if ">" in command and _FILE_REDIRECT.search(command):  # one memchr settles most commands
         return "output redirection into a file"
-    for segment in _SEGMENT_SPLIT.split(command):
-        words = _words(segment)
-        if not words:
-            continue
+    for words in simple_commands(command):
         if _is_mutating(words):
             text = " ".join(words)
             return text if len(text) <= 80 else text[:77] + "..."
     return None
-
-
-def _words(segment: str) -> list[str]:
-    if _SHLEX_SYNTAX.search(segment) is None:  # the common case, and ten times cheaper than shlex
-        words = _SHLEX_WORD.findall(segment)
-    else:
-        try:
-            words = shlex.split(segment, comments=True)
-        except ValueError:
-            words = segment.split()
-    while words and (words[0] in ("sudo", "env", "nohup", "time", "exec", "(", "{")
-                     or _ENV_ASSIGNMENT.match(words[0])):
-        words = words[1:]
-    return words
 
 
 _OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "-f", "--file", "-p", "--project-name", "-H", "--host", "--context",

@@ -6,7 +6,6 @@ import shlex
 
 import pytest
 from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART, CooldownSettings, patterns_from
-from claudeops_cooldowns.shell import simple_commands
 from claudeops_cooldowns.targets import EVERY_SERVICE, find_targets
 
 PATTERNS = patterns_from(CooldownSettings())
@@ -127,11 +126,6 @@ def test_commands_that_redeploy(command, expected):
 ])
 def test_commands_that_restart_nothing(command):
     assert targets(command) == set()
-
-
-def test_simple_commands_peel_wrappers_and_follow_ssh_and_shells():
-    assert simple_commands("sudo -u ops env A=1 ssh -p 22 nas \"bash -c 'docker restart x; docker ps'\"") == [
-        ["docker", "restart", "x"], ["docker", "ps"]]
 
 
 def nested(command: str, levels: int) -> str:

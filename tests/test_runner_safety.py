@@ -23,6 +23,24 @@ def test_dry_run_refuses_commands_that_change_something(command):
     assert mutating_reason("Bash", {"command": command}).startswith("dry run:")
 
 
+@pytest.mark.parametrize(("command", "found"), [
+    ("ssh nas docker restart jellyfin", "docker restart jellyfin"),
+    ('ssh -p 2222 root@nas "touch /srv/flag"', "touch /srv/flag"),
+    ("sh -c 'docker compose up -d nextcloud'", "docker compose up -d nextcloud"),
+    ("timeout 30 systemctl restart caddy", "systemctl restart caddy"),
+    ("env LANG=C bash -c \"rm -rf /var/cache/x\"", "rm -rf /var/cache/x"),
+    ("docker ps; $(docker restart sonarr)", "docker restart sonarr"),
+])
+def test_dry_run_sees_through_ssh_shells_and_wrappers(command, found):
+    assert mutating_command(command) == found
+    assert mutating_reason("Bash", {"command": command}, "tier 1 is read-only").startswith("tier 1 is read-only:")
+
+
+@pytest.mark.parametrize("command", ["ssh nas docker ps", "ssh nas 'df -h; uptime'", "sudo journalctl -u caddy -n 20"])
+def test_read_only_checks_over_ssh_stay_allowed(command):
+    assert mutating_command(command) is None
+
+
 @pytest.mark.parametrize("command", [
     "docker ps --format '{{.Names}}'", "docker logs --tail 50 jellyfin", "docker compose -f x.yml ps",
     "systemctl status caddy --no-pager", "curl -fsS -o /dev/null -w '%{http_code}' http://x/health",

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from claudeops_cooldowns.shell import simple_commands
+from claudeops.shell import simple_commands
 
 EVERY_SERVICE = "*"
 """The service of ``docker compose up -d`` or ``docker compose restart`` without names."""
@@ -27,7 +27,7 @@ class Target:
 def find_targets(command: str, patterns: Mapping[str, Sequence[re.Pattern[str]]]) -> list[Target]:
     """Every (action, service) ``command`` would perform, in order, without duplicates.
 
-    Each simple command (see :mod:`claudeops_cooldowns.shell`) is joined with single spaces and
+    Each simple command (see :mod:`claudeops.shell`) is joined with single spaces and
     searched with every pattern; each match names services through its ``service`` group.
     """
     found: dict[tuple[str, str], Target] = {}
