@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+from claudeops.credentials import credential_source
 from claudeops.store import StoreError, mask_url
 
 
@@ -22,9 +23,6 @@ class Check:
     name: str
     ok: bool
     detail: str
-
-
-CREDENTIAL_VARIABLES = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
 
 
 def find_claude_cli() -> Path | None:
@@ -40,10 +38,10 @@ def find_claude_cli() -> Path | None:
     return Path(found) if found else None
 
 
-def check_credentials(environ: dict[str, str] | os._Environ[str]) -> Check:
-    present = [name for name in CREDENTIAL_VARIABLES if environ.get(name)]
-    if present:
-        return Check("credentials", True, f"{present[0]} is set")
+def check_credentials(environ: Mapping[str, str]) -> Check:
+    source = credential_source(environ)
+    if source is not None:
+        return Check("credentials", True, f"{source} is set")
     return Check("credentials", False, "no ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN) in the environment; "
                                        "real sessions will fail (replay still works)")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from typing import Any
 from claudeops.app import App
 from claudeops.clock import Clock, utc_now
 from claudeops.config import TIER_DEFAULTS
+from claudeops.credentials import require_credentials
 from claudeops.lock import RunLock
 from claudeops.prompts import tier_prompt_path
 from claudeops.replay import ReplaySource
@@ -167,9 +169,12 @@ def execute(app: App, request: RunRequest) -> ChainResult:
     """The whole ``claudeops run``: lock, store, abandoned rows, the chain with signals handled.
 
     Raises :class:`~claudeops.lock.LockHeld` when another run is active, ``ConfigError``
-    (``PromptError``) and ``StoreError`` for problems found before any session starts.
+    (``PromptError``, ``MissingCredentials`` for a real run) and ``StoreError`` for problems found
+    before any session starts.
     """
     check_prompts(app, request)
+    if request.transport_factory is None:
+        require_credentials(os.environ, app.config.core.setting_sources)
     with RunLock(app.state_dir):
         app.open_store()
         abandoned = interrupt_abandoned_sessions()
