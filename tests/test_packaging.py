@@ -45,7 +45,9 @@ def resources(python: Path, state: Path) -> dict:
 
 
 def uv() -> str:
-    found = shutil.which("uv")
+    """The uv .ci/setup installed into the venv, else one on PATH."""
+    beside = Path(sys.executable).parent / "uv"
+    found = str(beside) if beside.is_file() else shutil.which("uv")
     if found is None:
         pytest.fail("uv is not installed; run .ci/setup")
     return found
