@@ -7,9 +7,12 @@ transcript) run exactly as in a live session. Recorded ``control_response``/``co
 frames are dropped: they belonged to the recorded process's conversation with its SDK.
 
 The tool gate is live during a replay: before yielding a recorded ``tool_use`` the transport
-asks the SDK's ``PreToolUse`` hook, as the CLI would, and when the hook denies the call the
-recorded tool result is replaced by the denial the model would have seen. So a recording
-replayed in dry run, or against today's cooldowns, shows what would be refused.
+asks it, where the CLI would, and when it refuses the call the recorded tool result is replaced
+by the refusal the model would have seen. So a recording replayed in dry run, or against
+today's cooldowns, shows what would be refused. The transport stands in for the CLI, so the
+runner hands it the gate itself (:attr:`ReplayTransport.tool_gate`) and the question costs a
+function call. Without one, the transport asks the SDK's ``PreToolUse`` hooks through a
+``hook_callback`` control request, exactly as the CLI does.
 
 :func:`script_to_stream` builds frames in the CLI's shapes from a short script, for tests,
 examples and benchmarks.
@@ -24,7 +27,7 @@ import itertools
 import json
 import re
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +42,10 @@ HOOK_ANSWER_TIMEOUT = 60.0
 _PROMPTED: dict[str, Any] = {"type": "_prompted"}
 """Queued by :meth:`ReplayTransport.write` when the user prompt arrives: playback may start."""
 _CONTROL_FRAMES = frozenset({"control_response", "control_request", "control_cancel_request"})
+
+
+ToolGate = Callable[[str, dict[str, Any]], Awaitable[str | None]]
+"""Asked with a tool's name and input before a replayed tool use: the refusal the model reads, or ``None``."""
 
 
 class ReplayError(Exception):
@@ -95,16 +102,18 @@ class ReplayTransport(Transport):
     ``exit_code`` imitates the CLI exiting non-zero after the last frame (as it does after an
     error result), which the SDK turns into ``ResultError``. ``lines`` are the frames' text as
     recorded (from :func:`read_recording`): a transcript then copies them instead of
-    serialising the frames again.
+    serialising the frames again. ``tool_gate`` (also settable as an attribute before the
+    replay starts) is asked before each recorded tool use instead of the SDK's hooks.
     """
 
     def __init__(self, frames: Sequence[dict[str, Any]], *, exit_code: int | None = None,
-                 lines: Sequence[str] | None = None) -> None:
+                 lines: Sequence[str] | None = None, tool_gate: ToolGate | None = None) -> None:
         self._frames = list(frames)
         if lines is not None and len(lines) != len(self._frames):
             raise ValueError(f"{len(lines)} recorded lines for {len(self._frames)} frames")
         self._lines = list(lines) if lines is not None else None
         self._sink: LineSink | None = None
+        self.tool_gate = tool_gate
         self._hook_ids = itertools.count(1)
         self._exit_code = exit_code
         self._send, self._receive = anyio.create_memory_object_stream[dict[str, Any]](100)
@@ -167,8 +176,9 @@ class ReplayTransport(Transport):
     async def read_messages(self) -> AsyncIterator[dict[str, Any]]:  # type: ignore[override]
         """Answers to the SDK's requests until the prompt arrives, then the recording.
 
-        Before each recorded tool use the tool gate is asked (a ``hook_callback`` request the SDK
-        answers through :meth:`write`), exactly where the CLI would ask it.
+        Before each recorded tool use the tool gate is asked, exactly where the CLI would ask it:
+        :attr:`tool_gate` directly, else the SDK's hooks (a ``hook_callback`` request each, answered
+        through :meth:`write`).
         """
         try:
             while (frame := await self._receive.receive()) is not _PROMPTED:
@@ -182,16 +192,20 @@ class ReplayTransport(Transport):
                 return
             line = self._lines[index] if self._lines is not None else None
             kind = frame.get("type")
-            if kind == "assistant" and self._pre_tool_use:
+            if kind == "assistant" and (self.tool_gate is not None or self._pre_tool_use):
                 for block in _tool_uses(frame):
-                    for callback_id in self._callbacks_for(str(block.get("name", ""))):
-                        request_id = f"replay_hook_{next(self._hook_ids)}"
-                        self._answers[request_id] = asyncio.get_running_loop().create_future()
-                        yield self._teed(_hook_request(request_id, callback_id, block, frame.get("session_id", "")))
-                        reason = await self._denial(request_id)
-                        if reason is not None:
-                            self._denied[str(block.get("id", ""))] = reason
-                            break
+                    if self.tool_gate is not None:
+                        reason = await self.tool_gate(str(block.get("name", "")), block.get("input") or {})
+                    else:  # the SDK's hooks, through a hook_callback request each, as the CLI asks them
+                        reason = None
+                        for callback_id in self._callbacks_for(str(block.get("name", ""))):
+                            request_id = f"replay_hook_{next(self._hook_ids)}"
+                            self._answers[request_id] = asyncio.get_running_loop().create_future()
+                            yield self._teed(_hook_request(request_id, callback_id, block, frame.get("session_id", "")))
+                            if (reason := await self._denial(request_id)) is not None:
+                                break
+                    if reason is not None:
+                        self._denied[str(block.get("id", ""))] = reason
             elif kind == "user" and self._denied:
                 frame, line = self._apply_denials(frame), None
             yield self._teed(frame, line)

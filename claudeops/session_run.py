@@ -203,13 +203,15 @@ class SessionRun:
         try:
             await self.calls.each("before_session", session=session)
             prompt = load_tier_prompt(self.app.config, session.tier, self.app.markers, self.settings.prompt)
-            read_only = read_only_mode(session.dry_run, session.tier)
-            gate = self._pre_tool_use if read_only or self.calls.has("check_tool_use") else None
-            options = build_options(session, pre_tool_use=gate, stderr=self._log_stderr)
+            gated = read_only_mode(session.dry_run, session.tier) is not None or self.calls.has("check_tool_use")
+            replayed = self.settings.transport_factory(session.tier) if self.settings.transport_factory else None
+            in_process = gated and hasattr(replayed, "tool_gate")  # a replay stands in for the CLI: it asks itself
+            if in_process:
+                replayed.tool_gate = self._refusal  # type: ignore[union-attr]
+            hook = self._pre_tool_use if gated and not in_process else None  # the CLI asks through the SDK
+            options = build_options(session, pre_tool_use=hook, stderr=self._log_stderr)
             writer = TranscriptWriter(self.transcript, secret_literals())
-            inner = (self.settings.transport_factory(session.tier) if self.settings.transport_factory
-                     else CLITransport(prompt=prompt, options=options))
-            self._transport = TeeTransport(inner, writer)
+            self._transport = TeeTransport(replayed or CLITransport(prompt=prompt, options=options), writer)
             error = await self._stream(session, prompt, options, dispatcher)
         except Exception as exc:  # a plugin in strict mode, a prompt or transport problem
             error = exc
@@ -251,14 +253,22 @@ class SessionRun:
         return "completed", None
 
     async def _pre_tool_use(self, hook_input: Any, tool_use_id: str | None, context: Any) -> dict[str, Any]:
+        """The tool gate as the CLI asks it, an SDK ``PreToolUse`` hook: :meth:`_refusal` as a hook answer."""
+        reason = await self._refusal(str(hook_input.get("tool_name", "")), hook_input.get("tool_input") or {})
+        if reason is None:
+            return {}
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                       "permissionDecisionReason": reason}}
+
+    async def _refusal(self, tool_name: str, tool_input: dict[str, Any]) -> str | None:
         """The tool gate: read-only modes first (dry run, tier 1), then every plugin's ``check_tool_use``.
 
-        Fails closed: a crash while judging a call refuses the call.
+        Returns what the model reads instead of the tool's output, or ``None`` to let the call
+        run. Fails closed: a crash while judging a call refuses the call. The CLI asks it
+        through :meth:`_pre_tool_use`; a replay transport asks it directly.
         """
         session = self.session
         assert session is not None
-        tool_name = str(hook_input.get("tool_name", ""))
-        tool_input = hook_input.get("tool_input") or {}
         try:
             mode = read_only_mode(session.dry_run, session.tier)
             reason = mutating_reason(tool_name, tool_input, mode) if mode else None
@@ -276,10 +286,9 @@ class SessionRun:
             log.error("tool gate failed for %s: %s: %s", tool_name, type(exc).__name__, exc)
             reason = "refused: the tool gate failed; do not retry this call"
         if reason is None:
-            return {}
+            return None
         self.denied += 1
-        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                       "permissionDecisionReason": str(reason)}}
+        return str(reason)
 
     def _log_stderr(self, line: str) -> None:
         self._stderr.append(line)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from claude_agent_sdk import ClaudeAgentOptions, HookMatcher, ToolResultBlock, UserMessage, query
 from runner_support import CORE_ONLY, events, load_app, replay
 
 from claudeops.options import QUIET_CLI_ENV, build_options, system_prompt_append
 from claudeops.plugins import DEFAULT_PLUGINS
 from claudeops.prompts import PromptError, load_tier_prompt, shipped_prompts_dir, tier_prompt_path
-from claudeops.replay import ToolCall, bash, script_to_stream
+from claudeops.replay import ReplayTransport, ToolCall, bash, script_to_stream
 from claudeops.session import Session
 from claudeops.sessions import start_session_row
 from claudeops.store import close_store
@@ -165,6 +168,25 @@ def test_a_crashing_tool_check_refuses_the_call(runner_app):
     [report] = replay(runner_app, script_to_stream([bash("docker restart jellyfin", "done"), "ok"]), tier=2)
     assert report.tools_denied == 1 and report.status == "completed"
     assert "safety check failed" in Path(report.transcript_path).read_text()
+
+
+def test_a_replay_without_the_runner_asks_the_sdks_pre_tool_use_hooks_as_the_cli_does():
+    async def deny_restarts(hook_input, tool_use_id, context):
+        if "restart" not in hook_input["tool_input"]["command"]:
+            return {}
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                       "permissionDecisionReason": "no restarts today"}}
+
+    async def replay_with_hook() -> list[Any]:
+        options = ClaudeAgentOptions(hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[deny_restarts])]})
+        frames = script_to_stream([bash("docker ps", "jellyfin Up"), bash("docker restart jellyfin", "jellyfin")])
+        return [message async for message in query(prompt="check", options=options,
+                                                   transport=ReplayTransport(frames))]
+
+    results = [block for message in asyncio.run(replay_with_hook()) if isinstance(message, UserMessage)
+               for block in message.content if isinstance(block, ToolResultBlock)]
+    assert [(result.content, result.is_error) for result in results] == [("jellyfin Up", False),
+                                                                          ("no restarts today", True)]
 
 
 def test_the_core_only_app_loads_without_feature_plugins(state_dir):
