@@ -11,8 +11,9 @@ that line. Every pattern stops at a
 quote or a backslash, so a replacement never breaks the JSON it sits in; a line that cannot
 hold a secret (checked with plain substring tests) is written untouched.
 
-Writes are buffered and flushed at most every :data:`FLUSH_INTERVAL` seconds and when the
-session ends, so a transcript followed live lags by half a second at most. What must survive
+Lines are kept in a list and written together, in one ``write``, at most
+:data:`FLUSH_INTERVAL` seconds after the first of them and when the session ends, so a
+transcript followed live lags by half a second at most. What must survive
 a crash is what the session recorded, and markers are committed to the database as they
 arrive; a killed runner loses at most the last half second of the transcript file.
 """
@@ -38,8 +39,6 @@ SECRET_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OA
 FLUSH_INTERVAL = 0.5
 """Seconds a written line may wait in the buffer: the live view's lag, and what a kill can lose."""
 _MIN_LITERAL_SECRET = 8
-_BUFFER_BYTES = 1 << 20
-"""Room for the half second between flushes, so lines reach the OS in one write, not one per 8 KiB."""
 _ENCODER = msgspec.json.Encoder(enc_hook=str)
 """About six times faster than ``json`` for a frame; only frames with no text of their own use it."""
 _FALLBACK_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str, check_circular=False)
@@ -104,15 +103,15 @@ class TranscriptWriter:
         self.path = path
         self._literals = tuple(literals)
         self._flush_interval = flush_interval
-        self._handle: IO[str] | None = None
+        self._handle: IO[bytes] | None = None
+        self._pending: list[str] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._failed = False
 
     def open(self) -> None:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._handle = self.path.open("a", encoding="utf-8", buffering=_BUFFER_BYTES)
+            self._handle = self._open()
         except OSError as exc:
             self._fail(exc)
         try:
@@ -120,18 +119,21 @@ class TranscriptWriter:
         except RuntimeError:  # no event loop (a synchronous caller): every line is flushed at once
             self._loop = None
 
+    def _open(self) -> IO[bytes]:
+        """The file, opened for appending; its folder is created only when missing (one syscall less)."""
+        try:
+            return self.path.open("ab")
+        except FileNotFoundError:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            return self.path.open("ab")
+
     def write_line(self, line: str) -> None:
         """One frame's JSON text as the stream carried it (no newline); redacted only if it may need it."""
-        handle = self._handle
-        if handle is None:
+        if self._handle is None:
             return
         if may_hold_secret(line, self._literals):
             line = redact(line, self._literals)
-        try:
-            handle.write(line + "\n")
-        except (OSError, ValueError) as exc:
-            self._fail(exc)
-            return
+        self._pending.append(line)
         if self._timer is None:
             self._schedule_flush()
 
@@ -153,18 +155,25 @@ class TranscriptWriter:
             self._timer = self._loop.call_later(self._flush_interval, self.flush)
 
     def flush(self) -> None:
-        """Push buffered lines to the file now (the timer calls this; closing does too)."""
+        """Write the waiting lines to the file now, in one write (the timer calls this; closing does too)."""
         self._cancel_timer()
-        if self._handle is not None:
-            try:
-                self._handle.flush()
-            except (OSError, ValueError) as exc:
-                self._fail(exc)
+        pending = self._pending
+        if self._handle is None or not pending:
+            return
+        pending.append("")  # the last line's newline
+        data = "\n".join(pending).encode("utf-8", "backslashreplace")  # a lone surrogate: its JSON escape
+        pending.clear()
+        try:
+            self._handle.write(data)
+            self._handle.flush()
+        except (OSError, ValueError) as exc:
+            self._fail(exc)
 
     def close(self) -> None:
         """Flush and close; safe to call more than once."""
-        self._cancel_timer()
+        self.flush()
         handle, self._handle = self._handle, None
+        self._pending.clear()
         if handle is not None:
             try:
                 handle.close()
