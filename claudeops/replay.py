@@ -30,7 +30,7 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio
 from claude_agent_sdk import Transport
@@ -52,12 +52,19 @@ class ReplayError(Exception):
     """A recording cannot be used; the message names the file and line."""
 
 
+class Recording(NamedTuple):
+    """A stream-json file as read: its frames, and each frame's line as recorded (for the transcript)."""
+
+    frames: list[dict[str, Any]]
+    lines: list[str]
+
+
 def load_recording(path: Path) -> list[dict[str, Any]]:
     """The frames of a stream-json file, without the recorded control frames."""
-    return read_recording(path)[0]
+    return read_recording(path).frames
 
 
-def read_recording(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+def read_recording(path: Path) -> Recording:
     """The frames of a stream-json file and each frame's line as recorded (for the transcript).
 
     Lines end at ``\\n`` only: U+2028 or U+0085 inside a JSON string is text, not a line break.
@@ -82,7 +89,7 @@ def read_recording(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
             texts.append(line)
     if not any(frame["type"] == "result" for frame in frames):
         raise ReplayError(f"{path}: recording has no result frame; was the session cut short?")
-    return frames, texts
+    return Recording(frames, texts)
 
 
 @dataclass
@@ -298,9 +305,14 @@ def _hook_request(request_id: str, callback_id: str, block: dict[str, Any], sess
 
 
 class ReplaySource:
-    """A transport factory that serves one recording per session of a chain, in order."""
+    """A transport factory that serves one recording per session of a chain, in order.
 
-    def __init__(self, recordings: Sequence[Path | Sequence[dict[str, Any]]]) -> None:
+    A recording is a path (read when its session starts), a :class:`Recording` already read
+    (``claudeops run`` reads every ``--replay`` file first, so a bad one is a usage error), or
+    a list of frames. The first two keep each frame's recorded line for the transcript.
+    """
+
+    def __init__(self, recordings: Sequence[Path | Recording | Sequence[dict[str, Any]]]) -> None:
         self._recordings = list(recordings)
         self.used = 0
 
@@ -314,8 +326,9 @@ class ReplaySource:
         recording = self._recordings[self.used]
         self.used += 1
         if isinstance(recording, Path):
-            frames, lines = read_recording(recording)
-            return ReplayTransport(frames, lines=lines)
+            recording = read_recording(recording)
+        if isinstance(recording, Recording):
+            return ReplayTransport(recording.frames, lines=recording.lines)
         return ReplayTransport(recording)
 
 

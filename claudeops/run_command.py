@@ -15,7 +15,7 @@ from claudeops.cli import pass_app
 from claudeops.config import ConfigError, tier_section
 from claudeops.lock import LockHeld
 from claudeops.progress import LiveProgress, problem_line
-from claudeops.replay import ReplayError, ReplaySource, load_recording
+from claudeops.replay import ReplayError, ReplaySource, read_recording
 from claudeops.runner import EXIT_FAILED, EXIT_LOCKED, EXIT_USAGE, RunRequest, execute
 from claudeops.store import StoreError
 
@@ -86,7 +86,7 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
         app.config.override(f"{section}.{key}", value)
     interactive = sys.stderr.isatty()
     try:
-        recordings = [load_recording(path) for path in replays]
+        recordings = [read_recording(path) for path in replays]  # read first: a bad file is a usage error
     except ReplayError as exc:
         _exit_with(str(exc), EXIT_USAGE)
     request = RunRequest(

@@ -27,7 +27,7 @@ from claudeops.config import TIER_DEFAULTS
 from claudeops.credentials import require_credentials
 from claudeops.lock import RunLock
 from claudeops.prompts import tier_prompt_path
-from claudeops.replay import ReplaySource
+from claudeops.replay import Recording, ReplaySource
 from claudeops.session import Handoff, Session
 from claudeops.session_run import RunObserver, RunSettings, SessionPlan, SessionReport, SessionRun, TransportFactory
 from claudeops.sessions import interrupt_abandoned_sessions
@@ -56,7 +56,7 @@ class RunRequest:
     observer: RunObserver | None = None
 
     @classmethod
-    def replaying(cls, recordings: Sequence[Path | Sequence[dict[str, Any]]], **fields: Any) -> RunRequest:
+    def replaying(cls, recordings: Sequence[Path | Recording | Sequence[dict[str, Any]]], **fields: Any) -> RunRequest:
         """A request that replays ``recordings``, one per session of the chain, in order."""
         fields.setdefault("trigger", "replay")
         return cls(transport_factory=ReplaySource(recordings), **fields)

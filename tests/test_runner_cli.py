@@ -50,6 +50,15 @@ def test_json_prints_a_machine_readable_summary(runner_app):
     assert session["cost_usd"] == 0.0187 and session["tool_calls"] == 6 and session["model"] == "claude-haiku-4-5"
 
 
+def test_a_replayed_file_reaches_the_transcript_line_for_line(runner_app, state_dir):
+    example = EXAMPLES / "healthy-tier1.jsonl"
+    assert invoke(runner_app, "--replay", str(example)).exit_code == 0
+    written = Path(SessionRow.get().transcript_path).read_text().splitlines()
+    recorded = [line.strip() for line in example.read_text().splitlines() if line.strip()]
+    assert [line for line in written if '"control_' not in line] == [
+        line for line in recorded if '"control_' not in line]
+
+
 def test_a_failed_session_prints_one_line_on_stderr_and_exits_1(runner_app, tmp_path):
     frames = script_to_stream(["API Error: 401 invalid x-api-key"], is_error=True, api_error_status=401)
     result = invoke(runner_app, "--replay", recording(tmp_path, frames))
