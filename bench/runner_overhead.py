@@ -7,11 +7,11 @@ replayed several ways in the same process, interleaved, many times:
   messages parsed and dropped;
 * runner, tier 1: the whole ``claudeops run`` pipeline over the same frames — session row,
   hooks, prompt, options, marker parsing, transcript file, outcome, and the tier-1 tool gate
-  (a PreToolUse control round trip through the SDK before each of the 66 tool calls) — with
-  the core plugins. This is the figure the target applies to;
+  (the read-only check before each of the 66 tool calls, which the replay transport asks
+  where the CLI would) — with the core plugins. This is the figure the target applies to;
 * for information, to show where the difference goes: bare parsing plus only the transcript
   (every frame serialised, checked for secrets, written), and the runner at tier 2, where no
-  plugin could refuse a tool call and so no tool gate is installed;
+  plugin could refuse a tool call and so no tool gate is asked;
 * then the same with every built-in plugin loaded (information only: the feature plugins'
   own work is theirs, not the runner's).
 
