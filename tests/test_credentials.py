@@ -17,7 +17,7 @@ def test_any_way_to_authenticate_is_accepted(name):
 
 
 def test_no_credentials_is_a_one_line_error():
-    with pytest.raises(MissingCredentials, match="set ANTHROPIC_API_KEY .* or replay a recording with --replay"):
+    with pytest.raises(MissingCredentials, match=r"set ANTHROPIC_API_KEY .* or replay a recording with --replay"):
         require_credentials({"ANTHROPIC_API_KEY": " "}, [])
 
 
