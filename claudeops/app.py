@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,6 +95,17 @@ class App:
         return self.markers.types
 
 
+def _section_names(plugin_names: Iterable[str]) -> Iterator[str]:
+    """Config sections a plugin that is not loaded may own: ``claudeops_memory`` → ``memory``.
+
+    Its section in the file is then left alone instead of rejected, so disabling a plugin (or
+    loading only some built-ins) never breaks a config file written for all of them.
+    """
+    for name in plugin_names:
+        yield name
+        yield name.removeprefix("claudeops_").removeprefix("claudeops.")
+
+
 def _validated_config(pm: pluggy.PluginManager, raw: RawConfig, environ: Mapping[str, str],
                       disabled: Sequence[str]) -> Config:
     schemas: dict[str, Any] = core_schemas()
@@ -105,7 +116,7 @@ def _validated_config(pm: pluggy.PluginManager, raw: RawConfig, environ: Mapping
         schemas[section] = schema
 
     pm.hook.register_settings(register=register)
-    ignored = frozenset(name.removeprefix("claudeops_") for name in disabled) | frozenset(disabled)
-    config = build_config(raw, schemas, environ, ignored)
+    not_loaded = {*disabled, *(name for name in plugins.DEFAULT_PLUGINS if pm.get_plugin(name) is None)}
+    config = build_config(raw, schemas, environ, frozenset(_section_names(not_loaded)))
     validate_core(config)
     return config

@@ -155,3 +155,9 @@ def test_out_of_range_value_is_a_one_line_error_naming_key_and_file(tmp_path, te
 def test_out_of_range_environment_value_names_the_variable():
     with pytest.raises(ConfigError, match=re.escape("env CLAUDEOPS_MAX_TIER: 'max_tier' must be 1, 2 or 3, not 0")):
         load({"CLAUDEOPS_MAX_TIER": "0"})
+
+
+def test_sections_of_built_ins_that_are_not_loaded_are_left_alone(tmp_path):
+    path = write_config(tmp_path, "[memory]\nbudget_tokens = 100\n[web]\nport = 9000\n")
+    app = load(config_path=str(path))  # only the core built-ins: no memory or web plugin
+    assert "memory" not in app.config.sections and "web" not in app.config.sections
