@@ -10,7 +10,9 @@ every active memory of the same service and category, and commits its own transa
 The markers are what an agent plausibly writes over many sessions: 40 services (and general
 memories), the five categories, a handful of facts per service and category, each stated in
 several phrasings (which should reinforce), now and then the opposite claim (which should
-contradict) or a new fact. The database starts empty and grows as the markers arrive.
+contradict) or a new fact. They arrive over sessions of ``MARKERS_PER_SESSION`` markers each (a
+memory is reinforced at most once per session, so one endless session would mostly measure
+repeats that write nothing). The database starts empty and grows as the markers arrive.
 Target (issue 4): at least 1,000 markers per second.
 """
 
@@ -31,6 +33,7 @@ from claudeops.sessions import start_session_row
 from claudeops.store import close_store
 
 SERVICES = [f"svc{number:02d}" for number in range(40)]
+MARKERS_PER_SESSION = 10
 DEPENDENCIES = ("WireGuard", "postgres", "redis", "the NAS mount", "traefik", "mosquitto")
 # Per category: facts, each a list of phrasings; "{x}" takes a per-service value, "!" marks the opposite claim.
 FACTS: dict[str, list[list[str]]] = {
@@ -90,12 +93,14 @@ def main(count: int) -> int:
     texts = marker_texts(count)
     with tempfile.TemporaryDirectory() as folder:
         app = load_app(Path(folder))
-        row = start_session_row(2, "sonnet", "bench", None, "2026-06-01T12:00:00Z")
-        session = Session(id=row.id, tier=2, model="sonnet", trigger="bench", config=app.config, hook=app.hook)
         actions: Counter[str] = Counter()
         contradicted = 0
         start = time.perf_counter()
-        for text in texts:
+        for index, text in enumerate(texts):
+            if index % MARKERS_PER_SESSION == 0:
+                row = start_session_row(2, "sonnet", "bench", None, "2026-06-01T12:00:00Z")
+                session = Session(id=row.id, tier=2, model="sonnet", trigger="bench", config=app.config,
+                                  hook=app.hook)
             for candidate in app.markers.candidates(text):
                 marker = candidate.parse()
                 assert marker is not None, text
