@@ -27,7 +27,8 @@ _PLAIN_TOKEN = re.compile(r"[();<>|&\n`]+|[^ \t\r();<>|&\n`]+")
 """Runs of separators, or of anything else but blanks: exactly shlex's tokens when there are no quotes or escapes."""
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh"})
-SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+SSH_VALUE_OPTIONS = frozenset(f"-{flag}" for flag in "BbcDEeFIiJLlmOoPpQRSWw")
+"""ssh options that take a separate value (``-p 2222``, ``-i key``)."""
 WRAPPERS: dict[str, frozenset[str]] = {
     # wrapper -> its options that take a separate value
     "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-U", "-r", "-t", "-D", "-T", "-R", "--user", "--group",
@@ -139,17 +140,7 @@ def _after_options(words: list[str], value_options: frozenset[str], positionals:
 
 def _ssh_remote_command(words: list[str]) -> list[str]:
     """The remote command of ``ssh [options] host [command...]`` (empty for a login)."""
-    index = 0
-    while index < len(words):
-        word = words[index]
-        if word == "--":
-            index += 1
-            break
-        if not word.startswith("-"):
-            break
-        takes_value = len(word) == 2 and word[1] in SSH_VALUE_FLAGS
-        index += 2 if takes_value else 1
-    return words[index + 1:]  # skip the host
+    return _after_options(words, SSH_VALUE_OPTIONS, 0)[1:]  # skip the host
 
 
 def _shell_script(words: list[str]) -> str | None:
