@@ -62,6 +62,8 @@ class Session:
     markers_recorded: int = 0
     plugin_state: dict[str, Any] = field(default_factory=dict)
     """Per-session scratch space for plugins, keyed by plugin name; gone when the session ends."""
+    recorded_events: list[NotableEvent] = field(default_factory=list, repr=False)
+    """What :meth:`record_event` reported, in order: the escalation handoff passes them on."""
 
     @property
     def settings(self) -> TierSettings:
@@ -81,7 +83,9 @@ class Session:
 
     def record_event(self, level: str, message: str, service: str | None = None) -> None:
         """Tell every ``record_event`` implementation about a notable happening of this session."""
-        self.hook.record_event(event=NotableEvent(level, message, self.now(), service, self.id))
+        event = NotableEvent(level, message, self.now(), service, self.id)
+        self.recorded_events.append(event)
+        self.hook.record_event(event=event)
 
 
 @dataclass(frozen=True)

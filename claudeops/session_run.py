@@ -117,22 +117,6 @@ EscalationVerdict = Callable[[Session], "str | None"]
 
 
 @dataclass
-class RunningSession(Session):
-    """The :class:`Session` the runner hands to plugins; it also keeps the events it records.
-
-    Every event of a session goes through :meth:`Session.record_event`, so keeping them here
-    gives the escalation handoff its events without registering a collector plugin per run.
-    """
-
-    recorded_events: list[NotableEvent] = field(default_factory=list, repr=False)
-
-    def record_event(self, level: str, message: str, service: str | None = None) -> None:
-        event = NotableEvent(level, message, self.now(), service, self.id)
-        self.recorded_events.append(event)
-        self.hook.record_event(event=event)
-
-
-@dataclass
 class RunSettings:
     """The parts of a run request a single session needs."""
 
@@ -156,7 +140,7 @@ class SessionRun:
         self._scope = anyio.CancelScope()
         self._transport: TeeTransport | None = None
         self._stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
-        self.session: RunningSession | None = None
+        self.session: Session | None = None
         self.transcript = Path()
         self._started = time.monotonic()
 
@@ -180,7 +164,7 @@ class SessionRun:
         state, status, reason = await self._run(session)
         return await self._finish(session, state, status, reason, verdict)
 
-    def _start(self) -> RunningSession:
+    def _start(self) -> Session:
         """Insert the ``running`` row and build the :class:`Session` hooks will see."""
         tier_settings = self.app.config.tier(self.plan.tier)
         clock = self.settings.clock
@@ -189,10 +173,10 @@ class SessionRun:
                                             self.plan.parent_id, to_timestamp(clock()))
             self.transcript = self.app.state_dir / "transcripts" / f"{session_id}.jsonl"
             update_session_row(session_id, transcript_path=str(self.transcript))
-        self.session = RunningSession(id=session_id, tier=self.plan.tier, model=tier_settings.model,
-                                      trigger=self.plan.trigger, config=self.app.config, hook=self.app.hook,
-                                      parent_id=self.plan.parent_id, dry_run=self.settings.dry_run,
-                                      handoff=self.plan.handoff, clock=clock)
+        self.session = Session(id=session_id, tier=self.plan.tier, model=tier_settings.model,
+                               trigger=self.plan.trigger, config=self.app.config, hook=self.app.hook,
+                               parent_id=self.plan.parent_id, dry_run=self.settings.dry_run,
+                               handoff=self.plan.handoff, clock=clock)
         if self.settings.observer is not None:
             self.settings.observer.session_started(self.session)
         return self.session
