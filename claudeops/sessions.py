@@ -7,7 +7,7 @@ from typing import Any
 import peewee
 
 from claudeops.clock import now_timestamp
-from claudeops.store import BaseModel, Migration
+from claudeops.store import BaseModel, Migration, db, portable_sql
 
 STATUSES = ("running", "completed", "failed", "interrupted", "escalated")
 
@@ -44,10 +44,10 @@ CORE_MIGRATIONS = (Migration("0001_create_sessions", _create_sessions),)
 
 
 def start_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str) -> SessionRow:
-    """Insert the ``running`` row a session lives in (committed at once)."""
-    with SessionRow._meta.database.atomic():
-        return SessionRow.create(tier=tier, model=model, trigger=trigger, status="running",
-                                 started_at=started_at, parent_session_id=parent_id)
+    """Insert the ``running`` row a session lives in, committed at once, as a model instance."""
+    with db.atomic():
+        session_id = insert_session_row(tier, model, trigger, parent_id, started_at)
+    return SessionRow.get_by_id(session_id)
 
 
 def insert_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str) -> int:
@@ -57,27 +57,19 @@ def insert_session_row(tier: int, model: str, trigger: str, parent_id: int | Non
     and end, and peewee's query builder costs several times the statement itself (about 0.6 ms
     of a replayed 200-message session, measured with ``bench/runner_overhead.py``).
     """
-    database = SessionRow._meta.database
-    statement = _sql("INSERT INTO sessions (tier, model, trigger, status, started_at, parent_session_id) "
-                     "VALUES (?, ?, ?, 'running', ?, ?)", database)
+    statement = portable_sql("INSERT INTO sessions (tier, model, trigger, status, started_at, parent_session_id) "
+                             "VALUES (?, ?, ?, 'running', ?, ?)")
     params = (tier, model, trigger, started_at, parent_id)
-    if database.returning_clause:  # PostgreSQL: the driver has no lastrowid
-        return database.execute_sql(statement + " RETURNING id", params).fetchone()[0]
-    return database.execute_sql(statement, params).lastrowid
+    if db.returning_clause:  # PostgreSQL: the driver has no lastrowid
+        return db.execute_sql(statement + " RETURNING id", params).fetchone()[0]
+    return db.execute_sql(statement, params).lastrowid
 
 
 def update_session_row(session_id: int, **fields: Any) -> None:
     """Set columns of one row by field name; the caller commits (inside ``db.atomic()``)."""
     columns = SessionRow._meta.fields  # a misspelt field name is a KeyError, never SQL
-    database = SessionRow._meta.database
     assignments = ", ".join(f"{columns[name].column_name} = ?" for name in fields)
-    database.execute_sql(_sql(f"UPDATE sessions SET {assignments} WHERE id = ?", database),
-                         (*fields.values(), session_id))
-
-
-def _sql(statement: str, database: Any) -> str:
-    """``statement`` with this database's placeholder (``?`` for SQLite, ``%s`` for PostgreSQL)."""
-    return statement if database.param == "?" else statement.replace("?", database.param)
+    db.execute_sql(portable_sql(f"UPDATE sessions SET {assignments} WHERE id = ?"), (*fields.values(), session_id))
 
 
 def interrupt_abandoned_sessions(reason: str = "the runner process died before the session ended") -> int:

@@ -74,6 +74,15 @@ def mask_url(url: str) -> str:
     return f"{scheme}://{user}:***@{host}"
 
 
+def portable_sql(statement: str) -> str:
+    """``statement``, written with ``?`` placeholders, in the open database's placeholder style.
+
+    For the few hot statements written by hand (a session's row, a memory marker), where
+    peewee's query builder costs many times the statement itself.
+    """
+    return statement if db.param == "?" else statement.replace("?", db.param)
+
+
 def is_sqlite() -> bool:
     return isinstance(db.obj, peewee.SqliteDatabase)
 

@@ -5,7 +5,7 @@ so it is hand-written SQL run through ``db.execute_sql``: issuing these statemen
 peewee's query builder measured 20-70x slower than the statements themselves (the builder
 recompiles an expression tree per call), which alone put a marker over 1 ms. The SQL is plain
 enough for SQLite and PostgreSQL alike; only the placeholder and the row lock differ, and both
-are chosen in :func:`_sql`.
+are chosen in :func:`_sql` (with :func:`claudeops.store.portable_sql`).
 
 Confidence arithmetic stays in Python (:func:`~claudeops_memory.confidence.clamp_confidence`):
 each change re-reads the row inside the caller's transaction, under a lock (``BEGIN IMMEDIATE``
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from claudeops.store import db
+from claudeops.store import db, portable_sql
 from claudeops_memory.confidence import clamp_confidence, is_active_confidence
 from claudeops_memory.repository import MemoryRecord
 
@@ -30,8 +30,7 @@ _BY_ID = _SELECT + "id = ?"
 
 def _sql(statement: str, *, lock: bool = False) -> str:
     """``statement`` with this database's placeholder, and a row lock where the database has one."""
-    if db.param != "?":
-        statement = statement.replace("?", db.param)
+    statement = portable_sql(statement)
     return statement + " FOR UPDATE" if lock and db.for_update else statement
 
 
