@@ -139,8 +139,10 @@ def _same_service(service: str | None) -> peewee.Expression:
 
 
 def _filtered(service: str | None, category: str | None, include_inactive: bool,
-              only_inactive: bool) -> peewee.ModelSelect:
+              only_inactive: bool, session_id: int | None = None) -> peewee.ModelSelect:
     query = Memory.select()
+    if session_id is not None:
+        query = query.where(Memory.session_id == session_id)
     if service is not None:
         query = query.where(_same_service(normalise_service(service)))
     if category is not None:
@@ -153,13 +155,15 @@ def _filtered(service: str | None, category: str | None, include_inactive: bool,
 
 
 def list_memories(*, service: str | None = None, category: str | None = None, include_inactive: bool = True,
-                  only_inactive: bool = False, limit: int | None = None, offset: int = 0) -> list[MemoryRecord]:
+                  only_inactive: bool = False, session_id: int | None = None, limit: int | None = None,
+                  offset: int = 0) -> list[MemoryRecord]:
     """Memories matching the filters, most trusted first (confidence, then newest id, descending).
 
     ``service="general"`` selects memories without a service. Inactive memories are included
-    unless ``include_inactive`` is false; ``only_inactive`` selects nothing else.
+    unless ``include_inactive`` is false; ``only_inactive`` selects nothing else. ``session_id``
+    selects the memories that session recorded first.
     """
-    query = _filtered(service, category, include_inactive, only_inactive)
+    query = _filtered(service, category, include_inactive, only_inactive, session_id)
     query = query.order_by(Memory.confidence.desc(), Memory.id.desc())
     if limit is not None:
         query = query.limit(limit).offset(offset)

@@ -26,7 +26,6 @@ from litestar.response import Redirect, Template
 from claudeops.store import db
 from claudeops_memory import repository
 from claudeops_memory.context import plan_memory_context
-from claudeops_memory.models import Memory
 from claudeops_memory.repository import CATEGORIES, GENERAL, MemoryRecord
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.web import forms
@@ -208,8 +207,6 @@ def session_panel() -> SessionPanel:
 
 def _session_memories(web: WebContext, session_id: int) -> Mapping[str, Any]:
     """The memories a session recorded (reinforced ones keep the session that first recorded them)."""
-    ids = [memory_id for (memory_id,) in
-           Memory.select(Memory.id).where(Memory.session_id == session_id).order_by(Memory.id).tuples()]
-    memories = [memory for memory in map(repository.get_memory, ids) if memory is not None]
+    memories = sorted(repository.list_memories(session_id=session_id), key=lambda memory: memory.id)
     return {"memories": memories}
 
