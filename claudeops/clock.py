@@ -7,7 +7,8 @@ all agree, and nothing depends on the host's time zone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
@@ -34,3 +35,22 @@ def from_timestamp(text: str) -> datetime:
 def now_timestamp(clock: Clock = utc_now) -> str:
     """The current time as stored text."""
     return to_timestamp(clock())
+
+
+@dataclass
+class FakeClock:
+    """A clock that stands still until a test moves it: pass it as ``Session.clock`` or
+    ``RunRequest.clock`` to make decay, windows and timestamps deterministic."""
+
+    moment: datetime = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+    def advance(self, **delta: float) -> None:
+        """Move forward by ``timedelta(**delta)`` (``advance(hours=4)``)."""
+        self.moment += timedelta(**delta)
+
+    def stamp(self, **ago: float) -> str:
+        """The stored timestamp of ``now - timedelta(**ago)``."""
+        return to_timestamp(self.moment - timedelta(**ago))

@@ -4,12 +4,14 @@ need, sessions with a controllable clock, markers fed the way the runner feeds t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 from click.testing import CliRunner, Result
 
+import claudeops.clock
 from claudeops.app import App
 from claudeops.cli import AppState
 from claudeops.clock import to_timestamp
@@ -20,17 +22,11 @@ BUILTINS = ("claudeops.environment", "claudeops.escalation", "claudeops_events",
 START = datetime(2025, 6, 1, 12, 0, 0, tzinfo=UTC)
 
 
-class FakeClock:
-    """A clock that stands still until a test moves it."""
+@dataclass
+class FakeClock(claudeops.clock.FakeClock):
+    """The shared fake clock, starting at this suite's ``START``."""
 
-    def __init__(self, now: datetime = START) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
+    moment: datetime = START
 
 
 def load_app(state_dir: Path, environ: Mapping[str, str] | None = None) -> App:

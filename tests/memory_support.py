@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from claudeops_memory import repository
 from claudeops_memory.models import Memory
 
+import claudeops.clock
 from claudeops.app import App
 from claudeops.clock import to_timestamp
 from claudeops.session import Session
@@ -28,20 +29,10 @@ START = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)
 
 
 @dataclass
-class FakeClock:
-    """A session clock that only moves when a test says so."""
+class FakeClock(claudeops.clock.FakeClock):
+    """The shared fake clock, starting at this suite's ``START``."""
 
     moment: datetime = START
-
-    def __call__(self) -> datetime:
-        return self.moment
-
-    def advance(self, **delta: float) -> None:
-        self.moment += timedelta(**delta)
-
-    def stamp(self, **ago: float) -> str:
-        """The stored timestamp of ``now - ago``."""
-        return to_timestamp(self.moment - timedelta(**ago))
 
 
 @dataclass
