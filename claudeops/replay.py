@@ -268,6 +268,7 @@ class ReplayTransport(Transport):
     async def close(self) -> None:
         self._stopped = True
         self._ready = False
+        self.tool_gate = None  # the runner's bound method: no cycle back to a finished session
         self._send.close()
         for answer in self._answers.values():  # nobody will answer now: let a waiting replay end
             if not answer.done():

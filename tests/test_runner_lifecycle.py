@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import threading
@@ -130,3 +131,18 @@ def test_exit_codes_add_up_over_the_chain(runner_app):
     failed = execute(runner_app, RunRequest.replaying([script_to_stream(["x"], is_error=True,
                                                                         api_error_status=529)]))
     assert (ok.exit_code, failed.exit_code) == (EXIT_OK, EXIT_FAILED)
+
+
+def test_a_finished_session_leaves_nothing_for_the_cycle_collector(runner_app):
+    """Freed by reference counting as it ends: a cycle through the transport once kept the recording,
+    the transcript writer and the closed event loop alive until the cyclic collector ran (ms each time)."""
+    recording = script_to_stream(["checking", bash("docker ps", "jellyfin Up 3 days"), "all fine"])
+    run_with(runner_app, ReplayTransport(recording), tier=1)  # first run: lazy imports and caches
+    gc.collect()
+    gc.disable()
+    try:
+        [report] = run_with(runner_app, ReplayTransport(recording), tier=1)
+        assert report.status == "completed"
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
