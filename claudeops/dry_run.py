@@ -109,7 +109,10 @@ _OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "-f", "--file", "-p", "--project-na
 
 
 def _positional(words: list[str]) -> list[str]:
-    """The words that are not options or option values (``docker compose -f x.yml up`` → compose, up)."""
+    """The first two words that are not options or option values (``docker compose -f x.yml up`` → compose, up).
+
+    Two are all any check looks at (a sub-command and its object or nested sub-command).
+    """
     positional, skip = [], False
     for word in words:
         if skip:
@@ -118,22 +121,28 @@ def _positional(words: list[str]) -> list[str]:
             skip = True
         elif not word.startswith("-"):
             positional.append(word)
+            if len(positional) == 2:
+                break
     return positional
 
 
 def _is_mutating(words: list[str]) -> bool:
-    program = words[0].rsplit("/", 1)[-1]
+    """Whether one simple command changes state; ``words[0]`` is a base name (:func:`simple_commands`)."""
+    program = words[0]
     if program in _ALWAYS_MUTATING:
         return True
-    arguments = _positional(words[1:])
     if program == "sed":
         return any(word.startswith("-i") or word == "--in-place" for word in words[1:])
     if program in ("curl", "wget"):
         return bool(_HTTP_WRITE.search(" " + " ".join(words[1:])))
     if program == "service":
+        arguments = _positional(words[1:])
         return len(arguments) >= 2 and arguments[1] in _SERVICE_WRITES
     subcommands = _MUTATING.get(program)
-    if subcommands is None or not arguments or arguments[0] not in subcommands:
+    if subcommands is None:  # most diagnostics (cat, grep, df, journalctl): no need to look further
+        return False
+    arguments = _positional(words[1:])
+    if not arguments or arguments[0] not in subcommands:
         return False
     nested = subcommands[arguments[0]]
     return nested is None or (len(arguments) > 1 and arguments[1] in nested)

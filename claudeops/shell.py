@@ -11,7 +11,6 @@ tokenise is split on whitespace and separators instead, so a syntax error cannot
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 
@@ -25,6 +24,8 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _FALLBACK_SPLIT = re.compile(r"(\|\||&&|[;&|()`\n]|\$\()")
 _PLAIN_TOKEN = re.compile(r"[();<>|&\n`]+|[^ \t\r();<>|&\n`]+")
 """Runs of separators, or of anything else but blanks: exactly shlex's tokens when there are no quotes or escapes."""
+_NEEDS_PARSING = re.compile(r"[();<>|&\n`$\"'\\\t\r]")
+"""A command line without any of these is one simple command whose words are its space-separated runs."""
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh"})
 SSH_VALUE_OPTIONS = frozenset(f"-{flag}" for flag in "BbcDEeFIiJLlmOoPpQRSWw")
@@ -55,6 +56,14 @@ def simple_commands(command: str, depth: int = 0) -> list[list[str]]:
     """
     if depth > MAX_DEPTH:
         return []
+    if _NEEDS_PARSING.search(command) is None:  # most calls (``docker logs x``): nothing to split or look into
+        words = [word for word in command.split(" ") if word]
+        return _unwrap(words, depth) if words else []
+    return _parsed_commands(command, depth)
+
+
+def _parsed_commands(command: str, depth: int) -> list[list[str]]:
+    """:func:`simple_commands` for a line with separators, redirections, quotes or substitutions."""
     found: list[list[str]] = []
     for words in _split(command):
         found.extend(_unwrap(words, depth))
@@ -104,10 +113,10 @@ def _tokens(command: str) -> list[str]:
 def _unwrap(words: list[str], depth: int) -> list[list[str]]:
     """Peel assignments and wrappers off one simple command; follow ssh and ``sh -c``."""
     while words:
-        if _ASSIGNMENT.match(words[0]):
+        if "=" in words[0] and _ASSIGNMENT.match(words[0]):
             words = words[1:]
             continue
-        program = os.path.basename(words[0])
+        program = words[0].rpartition("/")[2]
         if program in WRAPPERS:
             if program == "command" and words[1:2] and words[1] in ("-v", "-V"):
                 return []  # `command -v docker` only looks the program up

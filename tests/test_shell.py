@@ -7,7 +7,7 @@ import shlex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claudeops.shell import MAX_DEPTH, simple_commands
+from claudeops.shell import MAX_DEPTH, _parsed_commands, simple_commands
 
 
 def test_simple_commands_peel_wrappers_and_follow_ssh_and_shells():
@@ -30,3 +30,14 @@ def test_nesting_deeper_than_the_limit_is_not_followed():
 @given(st.text())
 def test_tokenizer_never_raises(text):
     simple_commands(text)
+
+
+_PLAIN_WORDS = st.sampled_from(["docker", "restart", "sudo", "-u", "ssh", "nas", "sh", "-c", "timeout", "30", "A=1",
+                                 "/usr/bin/docker", "--", "x=y", "a.b", "~/f", "{}", "#", "*", "!", "@h:2"])
+_PLAIN_TEXT = st.lists(st.one_of(_PLAIN_WORDS, st.text(st.sampled_from("az09-_./=:@%+,{}#~*?![] ")))).map(" ".join)
+
+
+@given(_PLAIN_TEXT)
+def test_a_line_with_nothing_to_parse_takes_the_short_way_to_the_same_commands(text):
+    """Lines without separators, quotes or substitutions skip the tokenizer: the result must not change."""
+    assert simple_commands(text) == _parsed_commands(text, 0)
