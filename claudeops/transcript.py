@@ -7,9 +7,9 @@ requests) is written as it arrives. The file is itself a valid recording: ``clau
 A transport that still has each frame's text (a recording replayed from a file) hands it over
 as it is; frames that reach us only as dicts (the CLI's, which the SDK parses; a scripted
 replay; a tool result the replay replaced) are serialised as compact JSON. Redaction runs on
-that line. Every pattern stops at a
-quote or a backslash, so a replacement never breaks the JSON it sits in; a line that cannot
-hold a secret (checked with plain substring tests) is written untouched.
+each line as its batch is written. Every pattern stops at a quote or a backslash, so a
+replacement never breaks the JSON it sits in; a batch that cannot hold a secret (checked with
+plain substring tests, on the whole batch at once) is written untouched.
 
 Lines are kept in a list and written together, in one ``write``, at most
 :data:`FLUSH_INTERVAL` seconds after the first of them and when the session ends, so a
@@ -128,11 +128,9 @@ class TranscriptWriter:
             return self.path.open("ab")
 
     def write_line(self, line: str) -> None:
-        """One frame's JSON text as the stream carried it (no newline); redacted only if it may need it."""
+        """One frame's JSON text as the stream carried it (no newline); redacted when it is flushed."""
         if self._handle is None:
             return
-        if may_hold_secret(line, self._literals):
-            line = redact(line, self._literals)
         self._pending.append(line)
         if self._timer is None:
             self._schedule_flush()
@@ -161,7 +159,11 @@ class TranscriptWriter:
         if self._handle is None or not pending:
             return
         pending.append("")  # the last line's newline
-        data = "\n".join(pending).encode("utf-8", "backslashreplace")  # a lone surrogate: its JSON escape
+        text = "\n".join(pending)
+        if may_hold_secret(text, self._literals):  # one scan of the batch settles most flushes
+            text = "\n".join(redact(line, self._literals) if may_hold_secret(line, self._literals) else line
+                             for line in pending)
+        data = text.encode("utf-8", "backslashreplace")  # a lone surrogate: its JSON escape
         pending.clear()
         try:
             self._handle.write(data)
