@@ -163,6 +163,15 @@ def test_running_session_polls_for_new_transcript_lines(client, tmp_path):
     assert "session running" in tail
 
 
+@pytest.mark.parametrize("headers", [{**HX, "HX-Boosted": "true"}, {**HX, "HX-History-Restore-Request": "true"}])
+def test_a_boosted_link_or_a_history_restore_gets_the_whole_session_page(client, tmp_path, headers):
+    transcript = tmp_path / "t.jsonl"
+    shutil.copy(RECORDED, transcript)
+    row = session(status="completed", transcript_path=str(transcript))
+    response = client.get(f"/sessions/{row.id}", headers=headers)
+    assert response.status_code == 200 and "<html" in response.text and "tool call" in response.text
+
+
 def test_session_detail_of_unknown_session_is_a_404(client):
     response = client.get("/sessions/4242")
     assert response.status_code == 404 and "there is no session #4242" in response.text

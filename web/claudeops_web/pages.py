@@ -22,7 +22,7 @@ from claudeops_web import session_queries
 from claudeops_web.context import WebContext
 from claudeops_web.contributions import OverviewCard
 from claudeops_web.pagination import Page
-from claudeops_web.rendering import page
+from claudeops_web.rendering import page, wants_fragment
 from claudeops_web.transcript import read_transcript
 
 TRANSCRIPT_POLL_SECONDS = 2
@@ -75,7 +75,7 @@ def session_detail(request: HTMXRequest, web: NamedDependency[WebContext],
                   for panel in sorted(web.contributions.session_panels, key=lambda panel: panel.order)]
     context: dict[str, Any] = {"row": row, "chain": chain, "panels": panels,
                                "transcript_poll": TRANSCRIPT_POLL_SECONDS}
-    if not request.htmx or request.htmx.boosted:
+    if not wants_fragment(request):  # the whole page: also a boosted link or a history restore
         context["chunk"] = read_transcript(row["transcript_path"], web.markers)
     return page(request, "sessions/detail.html", "sessions/partials/summary.html", context)
 
