@@ -24,6 +24,7 @@ _FILE_REDIRECT = re.compile(r"(?<![0-9&])>{1,2}\s*(?!&|/dev/null\b)\S")
 _COMPOSE_WRITES = frozenset({"up", "down", "restart", "start", "stop", "kill", "rm", "pull", "create", "run",
                              "exec", "pause", "unpause", "build", "push"})
 _OBJECT_WRITES = frozenset({"rm", "create", "prune", "connect", "disconnect", "update", "scale", "rollback"})
+_CONTAINER_WRITES = _OBJECT_WRITES | {"restart", "start", "stop", "kill", "run", "exec"}
 
 # program -> its state-changing sub-commands (the first word that is not an option); a nested
 # mapping is checked one level further (``docker compose up``, ``docker network rm``).
@@ -33,15 +34,15 @@ _MUTATING: dict[str, dict[str, frozenset[str] | None]] = {
                                 "load", "import", "create", "swarm", "plugin"), None),
                "compose": _COMPOSE_WRITES, "network": _OBJECT_WRITES, "volume": _OBJECT_WRITES,
                "service": _OBJECT_WRITES, "stack": frozenset({"deploy", "rm"}), "system": frozenset({"prune"}),
-               "container": _OBJECT_WRITES | {"restart", "start", "stop", "kill", "run", "exec"},
+               "container": _CONTAINER_WRITES,
                "image": _OBJECT_WRITES | {"pull", "push", "tag", "load"}},
     "podman": dict.fromkeys(("restart", "start", "stop", "kill", "rm", "rmi", "run", "exec", "pull"), None)
-    | {"compose": _COMPOSE_WRITES},
+    | {"compose": _COMPOSE_WRITES, "container": _CONTAINER_WRITES},
     "docker-compose": dict.fromkeys(_COMPOSE_WRITES, None),
     "podman-compose": dict.fromkeys(_COMPOSE_WRITES, None),
     "systemctl": dict.fromkeys(("start", "stop", "restart", "reload", "enable", "disable", "kill", "mask",
                                 "unmask", "daemon-reload", "reboot", "poweroff", "try-restart",
-                                "reload-or-restart", "isolate", "edit", "set-property"), None),
+                                "reload-or-restart", "try-reload-or-restart", "isolate", "edit", "set-property"), None),
     "git": dict.fromkeys(("push", "commit", "reset", "checkout", "merge", "rebase", "pull", "stash", "tag",
                           "clean", "restore", "switch", "apply", "am", "cherry-pick", "revert", "rm", "mv",
                           "add", "init", "clone", "fetch"), None),

@@ -8,6 +8,8 @@ import pytest
 from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART, CooldownSettings, patterns_from
 from claudeops_cooldowns.targets import EVERY_SERVICE, find_targets
 
+from claudeops.dry_run import mutating_command
+
 PATTERNS = patterns_from(CooldownSettings())
 
 
@@ -15,9 +17,10 @@ def targets(command: str) -> set[tuple[str, str]]:
     return {(target.action, target.service) for target in find_targets(command, PATTERNS)}
 
 
-@pytest.mark.parametrize("command", [
+RESTARTS_OF_JELLYFIN = [
     "docker restart jellyfin",
     "docker container restart jellyfin",
+    "podman container restart jellyfin",
     "docker restart -t 30 jellyfin",
     "docker restart --time=30 jellyfin",
     "/usr/bin/docker restart jellyfin",
@@ -31,6 +34,7 @@ def targets(command: str) -> set[tuple[str, str]]:
     "systemctl restart jellyfin.service",
     "systemctl --no-block try-restart jellyfin.service",
     "systemctl -H nas reload-or-restart jellyfin",
+    "systemctl try-reload-or-restart jellyfin",
     "service jellyfin restart",
     "sudo docker restart jellyfin",
     "sudo -u root -E systemctl restart jellyfin.service",
@@ -57,7 +61,10 @@ def targets(command: str) -> set[tuple[str, str]]:
     "echo `docker restart jellyfin`",
     "(cd /srv && docker compose restart jellyfin)",
     'docker restart "jellyfin',
-])
+]
+
+
+@pytest.mark.parametrize("command", RESTARTS_OF_JELLYFIN)
 def test_commands_that_restart_jellyfin(command):
     assert targets(command) == {(RESTART, "jellyfin")}
 
@@ -80,7 +87,7 @@ def test_compose_restart_without_names_restarts_every_service(command):
     assert targets(command) == {(RESTART, EVERY_SERVICE)}
 
 
-@pytest.mark.parametrize(("command", "expected"), [
+REDEPLOYMENTS = [
     ("docker compose up -d jellyfin", {"jellyfin"}),
     ("docker-compose up -d --force-recreate jellyfin", {"jellyfin"}),
     ("docker compose -f /srv/media/compose.yml up -d jellyfin", {"jellyfin"}),
@@ -97,9 +104,18 @@ def test_compose_restart_without_names_restarts_every_service(command):
     ("helm upgrade jellyfin ./charts/jellyfin", {"jellyfin"}),
     ("helm upgrade --install jellyfin bitnami/jellyfin --version 1.2.3", {"jellyfin"}),
     ("ssh k8s helm upgrade jellyfin ./chart", {"jellyfin"}),
-])
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), REDEPLOYMENTS)
 def test_commands_that_redeploy(command, expected):
     assert targets(command) == {(REDEPLOYMENT, service) for service in expected}
+
+
+@pytest.mark.parametrize("command", RESTARTS_OF_JELLYFIN + [command for command, _ in REDEPLOYMENTS])
+def test_the_read_only_check_refuses_everything_the_cooldowns_count(command):
+    """Dry runs at any tier rely on the core check alone: it must know every restart the patterns know."""
+    assert mutating_command(command) is not None
 
 
 @pytest.mark.parametrize("command", [
