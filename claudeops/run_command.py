@@ -14,9 +14,6 @@ from claudeops.app import App
 from claudeops.cli import pass_app
 from claudeops.config import ConfigError, tier_section
 from claudeops.lock import LockHeld
-from claudeops.progress import LiveProgress, problem_line
-from claudeops.replay import ReplayError, ReplaySource, read_recording
-from claudeops.runner import EXIT_FAILED, EXIT_LOCKED, EXIT_USAGE, RunRequest, execute
 from claudeops.store import StoreError
 
 RUN_HELP = """Run one agent session of tier N, and the next tiers if it escalates.
@@ -80,6 +77,12 @@ Examples:
 def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: bool, dry_run: bool,
                 model: str | None, max_turns: int | None, max_budget_usd: float | None, timeout: float | None,
                 trigger: str | None, prompt: str | None, as_json: bool) -> None:
+    # Imported here, not at the top: they pull in claude_agent_sdk (about half a second), which every other
+    # command (``config show``, ``memories list``, ``--help``) would otherwise pay for at start-up.
+    from claudeops.progress import LiveProgress, problem_line
+    from claudeops.replay import ReplayError, ReplaySource, read_recording
+    from claudeops.runner import EXIT_FAILED, EXIT_LOCKED, EXIT_USAGE, RunRequest, execute
+
     section = tier_section(tier)
     for key, value in (("model", model), ("max_turns", max_turns), ("max_budget_usd", max_budget_usd),
                        ("timeout_seconds", timeout)):
