@@ -191,9 +191,9 @@ def test_injection_status_explains_each_memory(memory_app: LoadedApp) -> None:
     weak = memory_app.remember("Weak fact", confidence=0.2)
     retired = memory_app.remember("Retired fact", confidence=0.9, active=False)
 
-    status = injection_status(60, 0.3)
+    status = injection_status(repository.list_memories(), 60, 0.3)
 
     assert status == {injected.id: "injected", crowded.id: "over budget", weak.id: "below threshold",
                       retired.id: "inactive"}
-    assert injection_status(60, 0.3, ids=[crowded.id]) == {crowded.id: "over budget"}
+    assert injection_status([crowded], 60, 0.3) == {crowded.id: "over budget"}
     assert plan_memory_context(60).injected_ids == {injected.id}

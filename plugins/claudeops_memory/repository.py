@@ -201,34 +201,36 @@ def list_services() -> list[str]:
 
 
 def memory_counts() -> tuple[int, int]:
-    """(active, inactive) memory counts, for summary cards."""
-    active = Memory.select().where(ACTIVE).count()
-    inactive = Memory.select().where(INACTIVE).count()
-    return active, inactive
+    """(active, inactive) memory counts, for summary cards: one grouped COUNT, not one per state."""
+    query = (Memory.select(Memory.active, peewee.fn.COUNT(Memory.id)).where(ACTIVE | INACTIVE)
+             .group_by(Memory.active))
+    counts = dict(query.tuples())
+    return counts.get(True, 0), counts.get(False, 0)
 
 
-def injection_status(budget_tokens: int, min_confidence: float = MIN_CONFIDENCE,
-                     ids: Iterable[int] | None = None) -> dict[int, str]:
-    """Why each memory is or is not in the prompt now: ``injected``, ``over budget`` (a more
-    trusted memory took the room), ``below threshold`` (its confidence is too low, active or not)
-    or ``inactive`` (switched off although its confidence would qualify).
+def injection_status(memories: Iterable[MemoryRecord], budget_tokens: int,
+                     min_confidence: float = MIN_CONFIDENCE) -> dict[int, str]:
+    """Why each of ``memories`` is or is not in the prompt now: ``injected``, ``over budget`` (a
+    more trusted memory took the room), ``below threshold`` (its confidence is too low, active or
+    not) or ``inactive`` (switched off although its confidence would qualify).
 
-    ``ids`` limits the answer to those memories (a dashboard page); by default every memory.
+    The status is computed from the records the caller has just loaded (a dashboard page, an API
+    answer), so the rows are not read twice; only the prompt's plan is queried.
     """
+    memories = list(memories)
+    if not memories:
+        return {}
     from claudeops_memory.context import plan_memory_context  # context reads through this module
 
     injected = plan_memory_context(budget_tokens, min_confidence).injected_ids
-    query = Memory.select(Memory.id, Memory.active, Memory.confidence)
-    if ids is not None:
-        query = query.where(Memory.id.in_(sorted(set(ids))))
     status: dict[int, str] = {}
-    for memory_id, active, confidence in query.tuples():
-        if not is_active_confidence(confidence, min_confidence):
-            status[memory_id] = "below threshold"
-        elif not active:
-            status[memory_id] = "inactive"
+    for memory in memories:
+        if not is_active_confidence(memory.confidence, min_confidence):
+            status[memory.id] = "below threshold"
+        elif not memory.active:
+            status[memory.id] = "inactive"
         else:
-            status[memory_id] = "injected" if memory_id in injected else "over budget"
+            status[memory.id] = "injected" if memory.id in injected else "over budget"
     return status
 
 

@@ -83,9 +83,8 @@ def _settings(web: WebContext) -> MemorySettings:
 
 def _out(web: WebContext, memories: list[MemoryRecord]) -> list[MemoryOut]:
     settings = _settings(web)
-    ids = [memory.id for memory in memories]
-    status = repository.injection_status(settings.budget_tokens, settings.min_confidence, ids=ids) if ids else {}
-    return [MemoryOut(**memory.as_row(), injection=status.get(memory.id, "inactive")) for memory in memories]
+    status = repository.injection_status(memories, settings.budget_tokens, settings.min_confidence)
+    return [MemoryOut(**memory.as_row(), injection=status[memory.id]) for memory in memories]
 
 
 def _one(web: WebContext, memory: MemoryRecord) -> MemoryOut:

@@ -40,9 +40,9 @@ def _settings(web: WebContext) -> MemorySettings:
     return web.section(SECTION)
 
 
-def _statuses(web: WebContext, ids: list[int]) -> dict[int, str]:
+def _statuses(web: WebContext, memories: list[MemoryRecord]) -> dict[int, str]:
     settings = _settings(web)
-    return repository.injection_status(settings.budget_tokens, settings.min_confidence, ids=ids) if ids else {}
+    return repository.injection_status(memories, settings.budget_tokens, settings.min_confidence)
 
 
 def _table_context(web: WebContext, service: str | None, category: str | None, show: str,
@@ -54,7 +54,7 @@ def _table_context(web: WebContext, service: str | None, category: str | None, s
                           {"service": service, "category": category, "show": show if show != "all" else None})
         memories = repository.list_memories(service=service, category=category, limit=current.size,
                                             offset=current.offset, **filters)
-    return {"memories": memories, "statuses": _statuses(web, [memory.id for memory in memories]),
+    return {"memories": memories, "statuses": _statuses(web, memories),
             "page": current, "service": service, "category": category, "show": show,
             "categories": CATEGORIES, "general": GENERAL, "min_confidence": _settings(web).min_confidence}
 
@@ -95,7 +95,7 @@ def create_memory(request: HTMXRequest, web: NamedDependency[WebContext], data: 
 
 
 def _row(web: WebContext, memory: MemoryRecord, editing: bool = False) -> Template:
-    context = {"memory": memory, "status": _statuses(web, [memory.id]).get(memory.id, "inactive"),
+    context = {"memory": memory, "status": _statuses(web, [memory])[memory.id],
                "min_confidence": _settings(web).min_confidence, "editing": editing}
     return Template("memories/partials/row.html", context=context)
 
