@@ -151,10 +151,13 @@ def read_config_file(path: Path | None) -> RawConfig:
 
 
 def disabled_plugins(raw: RawConfig, environ: Mapping[str, str]) -> list[str]:
-    """``plugins.disable`` from env or file, needed before the plugins (and their schemas) load."""
-    env_value = environ.get("CLAUDEOPS_DISABLE_PLUGINS")
-    if env_value is not None:
-        return _split_list(env_value)
+    """``plugins.disable`` from env or file, needed before the plugins (and their schemas) load.
+
+    Read through the same variables as every other setting, so what ``config show`` reports is what loads.
+    """
+    disable = next(item for item in dataclasses.fields(PluginSettings) if item.name == "disable")
+    if (found := _env_override("plugins", disable, environ)) is not None:
+        return _split_list(found[1])
     value = raw.data.get("plugins", {}).get("disable", [])
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ConfigError(f"{raw.label}: plugins.disable must be a list of strings")
@@ -221,6 +224,19 @@ def env_name(section: str, key: str) -> str:
     """The generic variable for a setting: ``CLAUDEOPS_STATE_DIR``, ``CLAUDEOPS_TIER1_MODEL``."""
     parts = [section, key] if section else [key]
     return ENV_PREFIX + "_".join(part.upper().replace("-", "_") for part in parts)
+
+
+def env_variables(section: str, item: dataclasses.Field[Any]) -> list[str]:
+    """Every variable that sets a setting, the one that wins first: its ``env=`` alias, then the generic name."""
+    return [variable for variable in (item.metadata.get("env"), env_name(section, item.name)) if variable]
+
+
+def _env_override(section: str, item: dataclasses.Field[Any], environ: Mapping[str, str]) -> tuple[str, str] | None:
+    """(variable, text) of the winning variable set for a setting, or None when none is set."""
+    for variable in env_variables(section, item):
+        if variable in environ:
+            return variable, environ[variable]
+    return None
 
 
 def _dotted(section: str, key: str) -> str:
@@ -368,13 +384,12 @@ def _build_section(name: str, defaults: Any, file_values: Mapping[str, Any], raw
     for key, item in known.items():
         dotted = _dotted(name, key)
         sources.setdefault(dotted, "default")
-        for variable in filter(None, (item.metadata.get("env"), env_name(name, key))):
-            if variable in environ:
-                try:
-                    setattr(defaults, key, _parse_text_value(kinds[key], environ[variable]))
-                except ValueError:
-                    raise ConfigError(f"environment: {variable} must be {_type_name(kinds[key])}, "
-                                      f"not {environ[variable]!r}") from None
-                sources[dotted] = f"env {variable}"
-                break
+        if (found := _env_override(name, item, environ)) is None:
+            continue
+        variable, text = found
+        try:
+            setattr(defaults, key, _parse_text_value(kinds[key], text))
+        except ValueError:
+            raise ConfigError(f"environment: {variable} must be {_type_name(kinds[key])}, not {text!r}") from None
+        sources[dotted] = f"env {variable}"
     return defaults

@@ -11,7 +11,7 @@ import json
 import textwrap
 from typing import Any
 
-from claudeops.config import CORE_SECTION, Config, env_name
+from claudeops.config import CORE_SECTION, Config, env_variables
 
 HEADER = """\
 # claudeops configuration. Every setting is shown with its built-in default.
@@ -39,8 +39,7 @@ def _toml_value(value: Any) -> str:
 def _render_section(name: str, instance: Any) -> list[str]:
     lines = [f"[{name}]"] if name != CORE_SECTION else []
     for item in dataclasses.fields(instance):
-        variables = [variable for variable in (item.metadata.get("env"), env_name(name, item.name)) if variable]
-        comment = f"{item.metadata.get('help', '')} (env: {', '.join(variables)})"
+        comment = f"{item.metadata.get('help', '')} (env: {', '.join(env_variables(name, item))})"
         lines += [f"# {line}" for line in textwrap.wrap(comment, 96)]
         lines.append(f"{item.name} = {_toml_value(getattr(instance, item.name))}")
     return lines

@@ -77,6 +77,15 @@ def test_disabled_plugin_from_environment_variable(site):
     assert app.pm.get_plugin("good") is None
 
 
+def test_disabled_plugin_from_generic_environment_variable(site):
+    """config.toml documents CLAUDEOPS_PLUGINS_DISABLE next to the alias; both must keep the plugin out."""
+    install_fake_distribution(site, "claudeops-good", GOOD_PLUGIN, "good")
+    app = App.load(None, {"CLAUDEOPS_PLUGINS_DISABLE": "good"}, builtins=CORE_ONLY)
+    assert app.pm.get_plugin("good") is None
+    assert app.load_report.disabled == ["good"]
+    assert ("plugins.disable", ["good"], "env CLAUDEOPS_PLUGINS_DISABLE", False) in app.config.described()
+
+
 def test_misspelt_hook_implementation_is_an_error(site):
     install_fake_distribution(site, "claudeops-typo", """
         from claudeops import hookimpl
