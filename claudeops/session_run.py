@@ -36,7 +36,7 @@ from claudeops.dry_run import mutating_reason, read_only_mode
 from claudeops.failures import exception_failure, result_failure
 from claudeops.hookcalls import PluginCalls
 from claudeops.notable import NotableEvent
-from claudeops.options import build_options
+from claudeops.options import build_options, log_cli_stderr
 from claudeops.plugins import PluginError
 from claudeops.prompts import load_tier_prompt
 from claudeops.session import Handoff, Outcome, Session
@@ -275,8 +275,9 @@ class SessionRun:
         return str(reason)
 
     def _log_stderr(self, line: str) -> None:
+        """The default stderr log, plus the tail a failure's one-line reason quotes."""
         self._stderr.append(line)
-        logging.getLogger("claudeops.cli_stderr").info("claude: %s", line)
+        log_cli_stderr(line)
 
     async def _finish(self, session: Session, state: StreamState, status: str, reason: str | None,
                       verdict: EscalationVerdict) -> SessionReport:
