@@ -10,13 +10,12 @@ session with that line as the reason.
 
 from __future__ import annotations
 
-import inspect
 import logging
 from typing import Any
 
 import pluggy
 
-from claudeops.plugins import PluginError
+from claudeops.plugins import PluginError, await_me_maybe, plugin_failure
 
 log = logging.getLogger(__name__)
 
@@ -74,14 +73,11 @@ class PluginCalls:
             if impl.wrapper or impl.hookwrapper:
                 raise PluginError(f"plugin {impl.plugin_name!r} wraps hook {hook_name}, which the runner "
                                   "calls per implementation; implement it as a plain hook")
-            value = impl.function(*[kwargs[name] for name in impl.argnames])  # positional, as pluggy calls them
-            if value is not None and inspect.isawaitable(value):  # an ``async def`` hook
-                value = await value
-            return True, value
+            # positional, as pluggy calls them; an ``async def`` hook is awaited
+            return True, await await_me_maybe(impl.function(*[kwargs[name] for name in impl.argnames]))
         except Exception as exc:
-            message = str(exc) if isinstance(exc, PluginError) else (
-                f"plugin {impl.plugin_name!r} failed in hook {hook_name}: {type(exc).__name__}: {exc}")
-            self.fail(message, exc)
+            failure = exc if isinstance(exc, PluginError) else plugin_failure(impl.plugin_name, hook_name, exc)
+            self.fail(str(failure), exc)
             return False, None
 
     def fail(self, message: str, exc: BaseException | None = None) -> None:

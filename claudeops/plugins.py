@@ -122,10 +122,12 @@ _DISTRIBUTIONS: dict[str, tuple[str, str]] = {}
 """Entry-point plugin name → (distribution, version), recorded as they load."""
 
 
-def _naming_failures(function: Callable[..., Any], plugin: str, hook: str) -> Callable[..., Any]:
-    def describe(exc: Exception) -> PluginError:
-        return PluginError(f"plugin {plugin!r} failed in hook {hook}: {type(exc).__name__}: {exc}")
+def plugin_failure(plugin: str, hook: str, exc: Exception) -> PluginError:
+    """The one-line error for a hook implementation that raised, naming the plugin and the hook."""
+    return PluginError(f"plugin {plugin!r} failed in hook {hook}: {type(exc).__name__}: {exc}")
 
+
+def _naming_failures(function: Callable[..., Any], plugin: str, hook: str) -> Callable[..., Any]:
     if inspect.iscoroutinefunction(function):
         @functools.wraps(function)
         async def guarded_async(*args: Any) -> Any:
@@ -134,7 +136,7 @@ def _naming_failures(function: Callable[..., Any], plugin: str, hook: str) -> Ca
             except PluginError:
                 raise
             except Exception as exc:
-                raise describe(exc) from exc
+                raise plugin_failure(plugin, hook, exc) from exc
         return guarded_async
 
     @functools.wraps(function)
@@ -144,7 +146,7 @@ def _naming_failures(function: Callable[..., Any], plugin: str, hook: str) -> Ca
         except PluginError:
             raise
         except Exception as exc:
-            raise describe(exc) from exc
+            raise plugin_failure(plugin, hook, exc) from exc
     return guarded
 
 
