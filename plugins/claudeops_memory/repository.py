@@ -1,4 +1,4 @@
-"""Reads and writes of the ``memories`` table for the CLI and the dashboard (and the marker path's inserts).
+"""Reads and writes of the ``memories`` table for the CLI and the dashboard.
 
 Functions take plain values and return :class:`MemoryRecord` snapshots, never live models, so
 callers cannot write behind the rules. They open no connection of their own: the runner and
@@ -6,7 +6,8 @@ the CLI already hold one, and a web handler wraps its calls in ``db.connection_c
 Writes run in ``db.atomic()`` (``BEGIN IMMEDIATE`` on SQLite); an edit reads and writes inside
 that one transaction, and bulk confidence changes are single UPDATE statements, so a
 concurrent writer (the dashboard and a cron session) never loses an update. The statements a
-marker runs to find and adjust its candidates are in :mod:`claudeops_memory.upsert_store`.
+marker runs to find and adjust its candidates, or to add its memory, are in
+:mod:`claudeops_memory.upsert_store`.
 
 Rules every write follows (SPEC-0015): confidence clamped to [0, 1] and rounded to 2 decimals;
 a memory is active only while its confidence is at least the threshold (0.3 by default);

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from claudeops.store import db
-from claudeops_memory import repository, upsert_store
+from claudeops_memory import upsert_store
 from claudeops_memory.repository import MemoryRecord
 from claudeops_memory.settings import MemorySettings
 
@@ -48,7 +48,8 @@ Judge = Callable[..., "str | None"]
 
 @dataclass(frozen=True)
 class Observation:
-    """A memory as the agent stated it, already normalised to one line."""
+    """A memory as the agent stated it, already valid: a known category, a normalised service (or
+    ``None``) and one line of text within ``memory.max_observation_chars`` (see ``markers``)."""
 
     category: str
     service: str | None
@@ -118,9 +119,8 @@ def record_observation(judge: Judge, observation: Observation, settings: MemoryS
         if duplicate is not None:
             memory = upsert_store.reactivate(duplicate, settings.default_confidence, observation.now)
             return UpsertResult("reactivated", memory, weakened)
-        memory = repository.create_memory(
-            category=observation.category, observation=observation.text, service=observation.service,
-            confidence=settings.default_confidence, session_id=observation.session_id, tier=observation.tier,
-            now=observation.now, min_confidence=settings.min_confidence,
-            max_chars=settings.max_observation_chars)
+        memory = upsert_store.insert(
+            service=observation.service, category=observation.category, observation=observation.text,
+            confidence=settings.default_confidence, min_confidence=settings.min_confidence,
+            session_id=observation.session_id, tier=observation.tier, now=observation.now)
         return UpsertResult("created", memory, weakened)

@@ -1,4 +1,4 @@
-"""The statements recording one observation runs: find candidates, reinforce, weaken, reactivate.
+"""The statements recording one observation runs: find candidates, reinforce, weaken, reactivate, insert.
 
 This is the hot path of a session (every ``[MEMORY:...]`` marker) and of ``bench/memory_upsert.py``,
 so it is hand-written SQL run through ``db.execute_sql``: issuing these statements through
@@ -26,6 +26,8 @@ _SELECT = ("SELECT id, service, category, observation, confidence, active, creat
            "tier FROM memories WHERE ")
 _ORDER = " ORDER BY confidence DESC, id DESC"
 _BY_ID = _SELECT + "id = ?"
+_INSERT = ("INSERT INTO memories (service, category, observation, confidence, active, created_at, updated_at, "
+           "session_id, tier) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
 def _sql(statement: str, *, lock: bool = False) -> str:
@@ -99,3 +101,22 @@ def reactivate(memory: MemoryRecord, confidence: float, now: str) -> MemoryRecor
     db.execute_sql(_sql("UPDATE memories SET confidence = ?, active = 1, updated_at = ? WHERE id = ?"),
                    (memory.confidence, now, memory.id))
     return memory
+
+
+def insert(*, service: str | None, category: str, observation: str, confidence: float, min_confidence: float,
+           session_id: int | None, tier: int, now: str) -> MemoryRecord:
+    """Add a new memory (created and last reinforced ``now``), active unless below the threshold.
+
+    The same row :func:`claudeops_memory.repository.create_memory` writes, without its checks: the
+    marker regex already chose the category, :func:`~claudeops_memory.repository.normalise_service`
+    the service and :func:`~claudeops_memory.markers.prepare_observation` the one-line, bounded text.
+    Follows :func:`claudeops.sessions.insert_session_row` for the new id.
+    """
+    value = clamp_confidence(confidence)
+    active = is_active_confidence(value, min_confidence)
+    params = (service, category, observation, value, int(active), now, now, session_id, tier)
+    if db.returning_clause:  # PostgreSQL: the driver has no lastrowid
+        memory_id = db.execute_sql(_sql(_INSERT) + " RETURNING id", params).fetchone()[0]
+    else:
+        memory_id = db.execute_sql(_sql(_INSERT), params).lastrowid
+    return MemoryRecord(memory_id, service, category, observation, value, active, now, now, session_id, tier)
