@@ -32,10 +32,11 @@ from typing import IO, Any
 import msgspec
 from claude_agent_sdk import Transport
 
+from claudeops.credentials import CREDENTIAL_VARIABLES
+
 log = logging.getLogger(__name__)
 
 REDACTED = "***"
-SECRET_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN")
 FLUSH_INTERVAL = 0.5
 """Seconds a written line may wait in the buffer: the live view's lag, and what a kill can lose."""
 _MIN_LITERAL_SECRET = 8
@@ -59,7 +60,7 @@ _PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
 def secret_literals(environ: dict[str, str] | os._Environ[str] | None = None) -> tuple[str, ...]:
     """Values of credential variables present now, redacted verbatim wherever they appear."""
     environ = os.environ if environ is None else environ
-    return tuple(value for name in SECRET_VARIABLES
+    return tuple(value for name in CREDENTIAL_VARIABLES
                  if len(value := environ.get(name, "")) >= _MIN_LITERAL_SECRET and '"' not in value)
 
 
