@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from claudeops_web import OverviewCard, SessionPanel
 from claudeops_web.context import WebContext
 from claudeops_web.pagination import Page
-from claudeops_web.rendering import page, wants_fragment
+from claudeops_web.rendering import CHANGED_EVENT_HEADER, changed, page, wants_fragment
 from litestar import Response, delete, get, post, put
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
@@ -146,7 +146,7 @@ def delete_memory(memory_id: FromPath[int]) -> Response[Any]:
     with db.connection_context():
         if not repository.delete_memories([memory_id]):
             raise NotFoundException(f"no memory with id {memory_id}")
-    return Response("", headers={"HX-Trigger": CHANGED}, media_type="text/html")
+    return changed(CHANGED)
 
 
 @delete("/memories/bulk", sync_to_thread=True, status_code=200)
@@ -178,7 +178,7 @@ def adjust_memories(web: NamedDependency[WebContext], data: FormData) -> Respons
 def _notice(message: str, status_code: int = 200) -> Response[Any]:
     """A message for the page's status area, plus the event that refreshes the table."""
     return Template("memories/partials/notice.html", context={"message": message}, status_code=status_code,
-                    headers={"HX-Trigger": CHANGED})
+                    headers={CHANGED_EVENT_HEADER: CHANGED})
 
 
 ROUTES = [memories_page, create_memory, memory_row, memory_editor, update_memory, delete_memory, delete_memories,
