@@ -67,6 +67,19 @@ def test_reset_clears_the_service_and_records_an_event(app):
     assert len(list_actions(service="jellyfin")) == 2  # history kept
 
 
+def test_reset_clears_a_service_named_as_its_systemd_unit(app):
+    restart("jellyfin", 30)
+    result = invoke(app, "cooldowns", "reset", "jellyfin.service")
+    assert result.exit_code == 0
+    assert result.output.startswith("operator reset the cooldowns of jellyfin (was 1/2 restarts in 4 h)")
+
+
+def test_reset_of_something_that_names_no_service_is_a_usage_error(app):
+    result = invoke(app, "cooldowns", "reset", ".service")
+    assert result.exit_code == 2
+    assert "Invalid value for SERVICE: names no service" in result.output
+
+
 def test_reset_of_a_service_without_actions_changes_nothing(app):
     result = invoke(app, "cooldowns", "reset", "plex")
     assert (result.exit_code, result.output) == (0, "plex has no recorded actions to clear.\n")

@@ -74,6 +74,13 @@ def test_every_shape_of_restart_is_refused_in_cooldown(app, clock, command):
     assert bash(app, new_session(app, tier=3, clock=clock), command) is not None
 
 
+@pytest.mark.parametrize("marked", ["jellyfin.service", "Jellyfin.Service", "'jellyfin'", '"jellyfin.service"'])
+@pytest.mark.parametrize("command", ["systemctl restart jellyfin.service", "docker restart jellyfin"])
+def test_a_service_counts_under_one_name_however_the_marker_and_the_command_spell_it(app, clock, marked, command):
+    restarted_twice(app, clock, marked)
+    assert bash(app, new_session(app, tier=2, clock=clock), command) is not None
+
+
 @pytest.mark.parametrize("command", [
     "docker ps",
     "docker logs --tail 100 jellyfin",

@@ -99,6 +99,20 @@ def test_service_names_are_compared_without_case(app):
     assert state("JELLYFIN", T0).in_cooldown
 
 
+def test_a_systemd_unit_and_quotes_name_the_same_service(app):
+    restart("jellyfin.service", T0)
+    restart("'Jellyfin'", T0)
+    assert state("jellyfin", T0).in_cooldown
+    assert [a.service for a in list_actions(service="JELLYFIN.SERVICE")] == ["jellyfin", "jellyfin"]
+    assert clear_service('"jellyfin.service"', to_timestamp(T0)) == 2
+
+
+def test_an_action_that_names_no_service_is_refused(app):
+    with pytest.raises(ValueError, match=r"no service name in '\.service'"):
+        restart(".service", T0)
+    assert list_actions() == []
+
+
 def test_a_limit_of_zero_forbids_the_action_outright(app):
     forbidden = service_cooldown("jellyfin", RESTART, Rule(0, timedelta(hours=4)), T0)
     assert (forbidden.in_cooldown, forbidden.until) == (True, None)

@@ -10,6 +10,7 @@ from claudeops.app import App
 from claudeops.cli import open_store_or_fail, pass_app
 from claudeops.clock import now_timestamp
 from claudeops.notable import NotableEvent
+from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.prompt import describe_limits, describe_state
 from claudeops_cooldowns.repository import clear_service, cooldown_state
 from claudeops_cooldowns.settings import rules_from
@@ -46,7 +47,9 @@ def show_state(app: App, as_json: bool) -> None:
 def reset(app: App, service: str) -> None:
     """Clear SERVICE's recorded actions so its limits start afresh (history is kept)."""
     open_store_or_fail(app)
-    service = service.strip().lower()
+    service = service_name(service)
+    if not service:
+        raise click.BadParameter("names no service", param_hint="SERVICE")
     rules = rules_from(app.config.section("cooldowns"))
     before = [state for state in cooldown_state(rules=rules) if state.service == service and state.count]
     cleared = clear_service(service, now_timestamp())

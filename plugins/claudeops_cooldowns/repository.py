@@ -18,6 +18,7 @@ import peewee
 from claudeops.clock import from_timestamp, to_timestamp, utc_now
 from claudeops.store import db
 from claudeops_cooldowns.models import CooldownActionRow
+from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.settings import CooldownSettings, Rule, Rules, rules_from
 
 _configured_rules: Rules = rules_from(CooldownSettings())
@@ -71,9 +72,16 @@ class CooldownAction:
 
 def record_action(*, service: str, action: str, success: bool, message: str, tier: int | None,
                   session_id: int | None, created_at: str) -> CooldownAction:
-    """Store one action in its own transaction (services lower-cased, like everywhere)."""
+    """Store one action in its own transaction, under the service's :func:`service_name`.
+
+    Raises ``ValueError`` when nothing of a name is left (``.service``): an action stored under
+    no service would count against nothing.
+    """
+    name = service_name(service)
+    if not name:
+        raise ValueError(f"no service name in {service!r}")
     with db.atomic():
-        row = CooldownActionRow.create(service=service.strip().lower(), action=action, success=success,
+        row = CooldownActionRow.create(service=name, action=action, success=success,
                                        message=message.strip(), tier=tier, session=session_id,
                                        created_at=created_at)
     return _action(row)
@@ -81,7 +89,7 @@ def record_action(*, service: str, action: str, success: bool, message: str, tie
 
 def service_cooldown(service: str, action: str, rule: Rule, now: datetime) -> ServiceCooldown:
     """The state of one service for one action (the enforcement's question)."""
-    service = service.strip().lower()
+    service = service_name(service)
     counted = [row.created_at for row in _counted(rule, now).where(
         CooldownActionRow.service == service, CooldownActionRow.action == action)]
     last = (CooldownActionRow.select(peewee.fn.MAX(CooldownActionRow.created_at))
@@ -118,7 +126,7 @@ def clear_service(service: str, cleared_at: str) -> int:
     """Stop counting every action of ``service`` (history kept); returns how many rows changed."""
     with db.atomic():
         return (CooldownActionRow.update(cleared_at=cleared_at)
-                .where(CooldownActionRow.service == service.strip().lower(),
+                .where(CooldownActionRow.service == service_name(service),
                        CooldownActionRow.cleared_at.is_null()).execute())
 
 
@@ -126,7 +134,7 @@ def list_actions(*, service: str | None = None, limit: int | None = None, offset
     """Recorded actions, cleared ones included, newest first (the dashboard's history)."""
     query = CooldownActionRow.select()
     if service is not None:
-        query = query.where(CooldownActionRow.service == service.strip().lower())
+        query = query.where(CooldownActionRow.service == service_name(service))
     query = query.order_by(CooldownActionRow.created_at.desc(), CooldownActionRow.id.desc()).offset(offset or None)
     if limit is not None:
         query = query.limit(limit)

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from claudeops.shell import simple_commands
+from claudeops_cooldowns.names import service_name
 
 EVERY_SERVICE = "*"
 """The service of ``docker compose up -d`` or ``docker compose restart`` without names."""
@@ -47,13 +48,13 @@ def service_names(captured: str) -> list[str]:
     """The service names in a pattern's ``service`` group.
 
     Options (``-d``, ``--force-recreate``, ``--time=10``), numbers and versions (``-t 30``,
-    ``--version 1.2.3``), paths and chart references (anything with ``/``) are not services; ``.service`` is dropped
-    from systemd unit names and names are lower-cased. A match that names no service means
-    every service (``docker compose up -d`` acts on the whole project).
+    ``--version 1.2.3``), paths and chart references (anything with ``/``) are not services; each name is
+    spelled by :func:`~claudeops_cooldowns.names.service_name`, as the recorded actions are. A match that
+    names no service means every service (``docker compose up -d`` acts on the whole project).
     """
     names = []
     for word in _SEPARATORS.split(captured.strip().strip("'\"")):
-        word = word.strip("'\"").lower().removesuffix(".service")
+        word = service_name(word)
         if not word or word.startswith("-") or "=" in word or "/" in word or _NUMBER.fullmatch(word):
             continue
         if word not in names:
