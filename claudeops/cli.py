@@ -19,7 +19,7 @@ import peewee
 from claudeops import __version__
 from claudeops.app import App
 from claudeops.config import ConfigError
-from claudeops.logs import configure_logging
+from claudeops.logs import LOG_FORMATS, LOG_LEVELS, configure_logging
 from claudeops.plugins import PluginError, describe_plugins
 from claudeops.store import StoreError, backup_sqlite, mask_url
 
@@ -70,9 +70,9 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
                   help="Config file (default: $CLAUDEOPS_CONFIG, else ./config.toml, else built-in defaults).")
     @click.option("--state-dir", metavar="DIR", help="Override state_dir (database, transcripts, lock).")
     @click.option("--database-url", metavar="URL", help="Override database_url (sqlite:///… or postgresql://…).")
-    @click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"]),
+    @click.option("--log-level", type=click.Choice(LOG_LEVELS),
                   help="Log verbosity on stderr (default: log_level from config, warning).")
-    @click.option("--log-format", type=click.Choice(["text", "json"]), help="Log lines as text or JSON.")
+    @click.option("--log-format", type=click.Choice(LOG_FORMATS), help="Log lines as text or JSON.")
     @click.pass_context
     def cli(ctx: click.Context, config_path: str | None, state_dir: str | None, database_url: str | None,
             log_level: str | None, log_format: str | None) -> None:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from claudeops.logs import LOG_FORMATS, LOG_LEVELS
+
 ENV_PREFIX = "CLAUDEOPS_"
 CORE_SECTION = ""  # top-level keys of config.toml
 
@@ -304,7 +306,6 @@ class Config:
 
 
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", "auto")
-LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 def validate_core(config: Config) -> None:
@@ -319,7 +320,7 @@ def validate_core(config: Config) -> None:
 
     require(1 <= core.max_tier <= 3, "max_tier", "1, 2 or 3")
     require(core.log_level in LOG_LEVELS, "log_level", " or ".join(LOG_LEVELS))
-    require(core.log_format in ("text", "json"), "log_format", "text or json")
+    require(core.log_format in LOG_FORMATS, "log_format", " or ".join(LOG_FORMATS))
     for tier in TIER_DEFAULTS:
         section, settings = tier_section(tier), config.tier(tier)
         require(settings.permission_mode in PERMISSION_MODES, f"{section}.permission_mode",

@@ -11,8 +11,12 @@ import logging
 import sys
 
 from claudeops.clock import to_timestamp, utc_now
+from claudeops.plugins import DEFAULT_PLUGINS
 
-LEVELS = ("debug", "info", "warning", "error")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_FORMATS = ("text", "json")
+LOGGED_PACKAGES = tuple(dict.fromkeys(name.split(".")[0] for name in DEFAULT_PLUGINS))
+"""The top-level packages of the built-in plugins (the core among them), whose loggers ``log_level`` sets."""
 
 
 class JsonFormatter(logging.Formatter):
@@ -32,10 +36,10 @@ class JsonFormatter(logging.Formatter):
 
 def configure_logging(level: str = "warning", fmt: str = "text") -> None:
     """Send the ``claudeops*`` loggers to stderr at ``level`` in ``fmt`` (text or json)."""
-    if level not in LEVELS:
-        raise ValueError(f"log level must be one of {', '.join(LEVELS)}, not {level!r}")
-    if fmt not in ("text", "json"):
-        raise ValueError(f"log format must be text or json, not {fmt!r}")
+    if level not in LOG_LEVELS:
+        raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    if fmt not in LOG_FORMATS:
+        raise ValueError(f"log format must be {' or '.join(LOG_FORMATS)}, not {fmt!r}")
     handler = logging.StreamHandler(sys.stderr)
     text_format = logging.Formatter("claudeops: %(levelname)s: %(message)s")
     handler.setFormatter(JsonFormatter() if fmt == "json" else text_format)
@@ -46,5 +50,5 @@ def configure_logging(level: str = "warning", fmt: str = "text") -> None:
     handler._claudeops = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(logging.WARNING)
-    for name in ("claudeops", "claudeops_memory", "claudeops_events", "claudeops_cooldowns", "claudeops_web"):
+    for name in LOGGED_PACKAGES:
         logging.getLogger(name).setLevel(level.upper())
