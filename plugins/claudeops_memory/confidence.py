@@ -17,11 +17,7 @@ from typing import Any
 
 import peewee
 
-MIN_CONFIDENCE = 0.3
-"""Memories below this are inactive (SPEC-0015 "Confidence Scoring"); the configured default."""
-
-DEFAULT_CONFIDENCE = 0.7
-"""Confidence of a new memory (SPEC-0015 "Default confidence on creation")."""
+from claudeops_memory.settings import MIN_CONFIDENCE
 
 
 def clamp_confidence(value: float) -> float:

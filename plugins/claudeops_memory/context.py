@@ -30,8 +30,9 @@ from dataclasses import dataclass
 import peewee
 
 from claudeops.store import db
-from claudeops_memory.confidence import MIN_CONFIDENCE, clamp_confidence, format_confidence
+from claudeops_memory.confidence import clamp_confidence, format_confidence
 from claudeops_memory.models import ACTIVE, Memory
+from claudeops_memory.settings import BUDGET_TOKENS, MIN_CONFIDENCE
 
 GENERAL_HEADING = "general"
 CHARS_PER_TOKEN = 4
@@ -143,6 +144,6 @@ def plan_memory_context(budget_tokens: int, min_confidence: float = MIN_CONFIDEN
     return MemoryContext(text, frozenset(block.ids), total, tokens)
 
 
-def build_memory_context(budget_tokens: int = 2000, min_confidence: float = MIN_CONFIDENCE) -> str:
+def build_memory_context(budget_tokens: int = BUDGET_TOKENS, min_confidence: float = MIN_CONFIDENCE) -> str:
     """The memory block for the system prompt, or ``""`` when no memory qualifies or fits."""
     return plan_memory_context(budget_tokens, min_confidence).text

@@ -30,8 +30,9 @@ import peewee
 
 from claudeops.clock import from_timestamp, to_timestamp
 from claudeops.store import db
-from claudeops_memory.confidence import MIN_CONFIDENCE, active_sql, confidence_sql
+from claudeops_memory.confidence import active_sql, confidence_sql
 from claudeops_memory.models import ACTIVE, Memory, MemoryDecay
+from claudeops_memory.settings import DECAY_PER_WEEK, GRACE_DAYS, MIN_CONFIDENCE
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def _weeks_applied() -> peewee.Node:
     return peewee.fn.COALESCE(applied, 0)
 
 
-def decay_stale_memories(now: str, *, grace_days: int = 30, decay_per_week: float = 0.1,
+def decay_stale_memories(now: str, *, grace_days: int = GRACE_DAYS, decay_per_week: float = DECAY_PER_WEEK,
                          min_confidence: float = MIN_CONFIDENCE) -> DecayResult:
     """Apply the decay due at ``now`` to every active memory, once; returns what changed."""
     if decay_per_week <= 0:

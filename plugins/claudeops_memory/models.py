@@ -11,6 +11,7 @@ from typing import Any
 import peewee
 
 from claudeops.store import BaseModel
+from claudeops_memory.settings import DEFAULT_CONFIDENCE
 
 CATEGORIES: tuple[str, ...] = ("timing", "dependency", "behavior", "remediation", "maintenance")
 """SPEC-0015 "Memory Categories", in the order the prompt and the CLI list them."""
@@ -37,7 +38,7 @@ class Memory(BaseModel):
     service = peewee.TextField(null=True)
     category = peewee.TextField()
     observation = peewee.TextField()
-    confidence = peewee.FloatField(default=0.7)
+    confidence = peewee.FloatField(default=DEFAULT_CONFIDENCE)
     active = IntegerBooleanField(default=True)
     created_at = peewee.TextField()
     updated_at = peewee.TextField()

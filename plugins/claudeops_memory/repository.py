@@ -25,15 +25,9 @@ import peewee
 
 from claudeops.clock import now_timestamp
 from claudeops.store import db
-from claudeops_memory.confidence import (
-    DEFAULT_CONFIDENCE,
-    MIN_CONFIDENCE,
-    active_sql,
-    clamp_confidence,
-    confidence_sql,
-    is_active_confidence,
-)
+from claudeops_memory.confidence import active_sql, clamp_confidence, confidence_sql, is_active_confidence
 from claudeops_memory.models import ACTIVE, CATEGORIES, INACTIVE, Memory
+from claudeops_memory.settings import DEFAULT_CONFIDENCE, MAX_OBSERVATION_CHARS, MIN_CONFIDENCE
 
 __all__ = [
     "CATEGORIES",
@@ -54,9 +48,6 @@ __all__ = [
 
 GENERAL = "general"
 """How memories without a service (``service IS NULL``) are named in filters, headings and the CLI."""
-
-MAX_OBSERVATION_CHARS = 500
-"""Default longest observation (``memory.max_observation_chars``)."""
 
 SERVICE_PATTERN = re.compile(r"[a-zA-Z0-9_-]+")
 """Service names an agent marker can carry; operators are held to the same names."""

@@ -1,7 +1,9 @@
 """The ``[memory]`` section of ``config.toml``: budget, thresholds and the lifecycle arithmetic.
 
 The defaults are SPEC-0015's numbers. They live in one dataclass so the CLI, the session hook
-and ``claudeops config show`` agree, and so an operator can tune them without touching code.
+and ``claudeops config show`` agree, and so an operator can tune them without touching code. The
+ones a function also takes as a default argument are named here once, and those functions use
+these names, so a default cannot drift from the setting.
 """
 
 from __future__ import annotations
@@ -12,20 +14,35 @@ from claudeops.config import ConfigError, setting
 
 SECTION = "memory"
 
+BUDGET_TOKENS = 2000
+"""Most tokens the injected block may use (SPEC-0015 "Token Budget Enforcement")."""
+MIN_CONFIDENCE = 0.3
+"""Memories below this are inactive (SPEC-0015 "Confidence Scoring")."""
+DEFAULT_CONFIDENCE = 0.7
+"""Confidence of a new memory (SPEC-0015 "Default confidence on creation")."""
+GRACE_DAYS = 30
+"""Days without reinforcement before staleness decay starts (SPEC-0015 "Staleness Decay")."""
+DECAY_PER_WEEK = 0.1
+"""Confidence lost per full week past the grace period (SPEC-0015 "Staleness Decay")."""
+MAX_OBSERVATION_CHARS = 500
+"""Longest observation stored."""
+
 
 @dataclass
 class MemorySettings:
     """The ``[memory]`` section."""
 
-    budget_tokens: int = setting(2000, "Most tokens (characters / 4) the injected memory block may use",
+    budget_tokens: int = setting(BUDGET_TOKENS, "Most tokens (characters / 4) the injected memory block may use",
                                  env="CLAUDEOPS_MEMORY_BUDGET")
-    min_confidence: float = setting(0.3, "Memories below this confidence are inactive and never injected")
-    default_confidence: float = setting(0.7, "Confidence of a memory the agent records for the first time")
+    min_confidence: float = setting(MIN_CONFIDENCE, "Memories below this confidence are inactive and never injected")
+    default_confidence: float = setting(DEFAULT_CONFIDENCE,
+                                        "Confidence of a memory the agent records for the first time")
     reinforce_step: float = setting(0.1, "Confidence added when the agent records the same fact again")
     contradict_step: float = setting(0.2, "Confidence removed from a memory the agent contradicts")
-    grace_days: int = setting(30, "Days after the last reinforcement before staleness decay starts")
-    decay_per_week: float = setting(0.1, "Confidence removed per full week past the grace period")
-    max_observation_chars: int = setting(500, "Longer observations are cut to this length (with a warning)")
+    grace_days: int = setting(GRACE_DAYS, "Days after the last reinforcement before staleness decay starts")
+    decay_per_week: float = setting(DECAY_PER_WEEK, "Confidence removed per full week past the grace period")
+    max_observation_chars: int = setting(MAX_OBSERVATION_CHARS,
+                                         "Longer observations are cut to this length (with a warning)")
 
 
 def validate(settings: MemorySettings) -> None:
