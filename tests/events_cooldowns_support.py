@@ -3,6 +3,7 @@ need, sessions with a controllable clock, markers fed the way the runner feeds t
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -15,8 +16,10 @@ import claudeops.clock
 from claudeops.app import App
 from claudeops.cli import AppState
 from claudeops.clock import to_timestamp
+from claudeops.hookcalls import PluginCalls
 from claudeops.session import Session
 from claudeops.sessions import start_session_row
+from claudeops.stream import StreamDispatcher
 
 BUILTINS = ("claudeops.environment", "claudeops.escalation", "claudeops_events", "claudeops_cooldowns")
 START = datetime(2025, 6, 1, 12, 0, 0, tzinfo=UTC)
@@ -46,13 +49,9 @@ def new_session(app: App, tier: int = 2, clock: FakeClock | None = None) -> Sess
 
 
 def feed(app: App, session: Session, text: str) -> None:
-    """Dispatch the markers of one assistant text block exactly as the runner does."""
-    for candidate in app.markers.candidates(text):
-        marker = candidate.parse()
-        if marker is not None:
-            candidate.marker_type.handler(session, marker)
-        elif candidate.marker_type.on_malformed is not None:
-            candidate.marker_type.on_malformed(session, candidate.text)
+    """Dispatch the markers of one assistant text block through the runner's own stream dispatcher,
+    so ``session.markers_recorded`` counts what a session would; strict, so a failing handler fails the test."""
+    asyncio.run(StreamDispatcher(session, app.markers, PluginCalls(app.pm, strict=True)).handle_text(text))
 
 
 def invoke(app: App, *args: str) -> Result:

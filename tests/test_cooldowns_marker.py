@@ -78,6 +78,18 @@ def test_a_malformed_record_logs_a_warning_and_stores_nothing(app, caplog, text)
     assert "malformed cooldown marker" in warning.getMessage() and text.strip() in warning.getMessage()
 
 
+def test_a_rejected_record_is_not_counted_as_a_recorded_marker(app, caplog):
+    session = new_session(app)
+    with caplog.at_level(logging.WARNING, logger="claudeops_cooldowns"):
+        feed(app, session, "[COOLDOWN:reboot:jellyfin] success — unknown action\n"
+                           "[COOLDOWN:restart:jellyfin] done — unknown outcome\n"
+                           "[COOLDOWN:restart:''] success — no name\n"
+                           "[COOLDOWN:restart:sonarr] success — a real one")
+    assert session.markers_recorded == 1
+    assert stored() == [("sonarr", "restart", True, "a real one")]
+    assert len([record for record in caplog.records if "malformed cooldown marker" in record.getMessage()]) == 3
+
+
 def test_the_examples_in_the_prompt_section_are_valid_markers(app):
     examples = [line.strip() for line in PROMPT_SECTION.splitlines() if re.match(r"\s+\[COOLDOWN:[a-z]+:[a-z]", line)]
     assert len(examples) == 2

@@ -86,6 +86,15 @@ def test_a_malformed_event_does_not_stop_the_good_ones_next_to_it(app, caplog):
     assert sorted(event.message for event in list_events()) == ["fine", "queue stuck"]
 
 
+def test_an_event_with_a_blank_level_is_not_counted_as_a_recorded_marker(app, caplog):
+    session = new_session(app)
+    with caplog.at_level(logging.WARNING, logger="claudeops_events"):
+        feed(app, session, "[EVENT: ] blank level\n[EVENT:\t:jellyfin] blank too\n[EVENT:info] fine")
+    assert session.markers_recorded == 1
+    assert [event.message for event in list_events()] == ["fine"]
+    assert len([record for record in caplog.records if "malformed event marker" in record.getMessage()]) == 2
+
+
 def test_created_at_is_the_time_the_marker_was_seen(app):
     clock = FakeClock()
     session = new_session(app, clock=clock)

@@ -2,7 +2,8 @@
 
 Each one is stored the moment it is seen, so an action counts against the limit even if the
 session crashes right after it. Models vary the spelling, so the action, the outcome and the
-separator are read leniently; anything else is reported and ignored rather than guessed at.
+separator are read leniently, but only words listed here match; anything else is reported and
+ignored rather than guessed at.
 """
 
 from __future__ import annotations
@@ -17,12 +18,6 @@ from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART
 
 log = logging.getLogger(__name__)
 
-COOLDOWN_PATTERN = re.compile(
-    r"\[COOLDOWN:(?P<action>[^:\]]+):(?P<service>[^:\]]+)\][ \t]*(?P<outcome>[A-Za-z]+)"
-    r"(?:[ \t]*(?:—|–|--|-|:)[ \t]*|[ \t]+|$)(?P<message>.*)",
-    re.IGNORECASE,
-)
-
 ACTION_WORDS = {
     "restart": RESTART, "restarted": RESTART,
     "redeployment": REDEPLOYMENT, "redeploy": REDEPLOYMENT, "redeployed": REDEPLOYMENT,
@@ -31,6 +26,21 @@ OUTCOME_WORDS = {
     "success": True, "succeeded": True, "successful": True, "successfully": True, "ok": True,
     "failure": False, "failed": False, "fail": False, "error": False,
 }
+
+
+def _one_of(words: dict[str, object]) -> str:
+    """An alternation of ``words``, longest first so ``successfully`` is not read as ``success``."""
+    return "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+
+
+COOLDOWN_PATTERN = re.compile(
+    r"\[COOLDOWN:[ \t]*(?P<action>" + _one_of(ACTION_WORDS) + r")[ \t]*"
+    r":(?=[ \t'\"]*[^:\]\s'\"])(?P<service>[^:\]]+)\][ \t]*(?P<outcome>" + _one_of(OUTCOME_WORDS) + r")"
+    r"(?:[ \t]*(?:—|–|--|-|:)[ \t]*|[ \t]+|$)(?P<message>.*)",
+    re.IGNORECASE,
+)
+"""Only known actions and outcomes and a service with a name in it match, so anything else takes
+the core's malformed path: warned about, stored nowhere and not counted as a recorded marker."""
 
 PROMPT_SECTION = """\
 ## Remediation records (cooldowns)
@@ -57,14 +67,10 @@ def cooldown_marker_type() -> MarkerType:
 
 
 def handle_cooldown(session: Session, marker: Marker) -> None:
-    """Store the action at the time the marker was seen."""
+    """Store the action at the time the marker was seen (the pattern admits known words only)."""
     action_word, service, outcome_word, message = marker.groups
-    action = ACTION_WORDS.get((action_word or "").lower())
-    success = OUTCOME_WORDS.get((outcome_word or "").lower())
-    if action is None or success is None or not service:
-        warn_malformed(session, marker.text)
-        return
-    record_action(service=service, action=action, success=success, message=message or "", tier=session.tier,
+    record_action(service=service or "", action=ACTION_WORDS[(action_word or "").lower()],
+                  success=OUTCOME_WORDS[(outcome_word or "").lower()], message=message or "", tier=session.tier,
                   session_id=session.id, created_at=session.now())
 
 

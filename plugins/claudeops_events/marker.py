@@ -16,7 +16,10 @@ from claudeops_events.levels import normalise_level
 
 log = logging.getLogger(__name__)
 
-EVENT_PATTERN = re.compile(r"\[EVENT:(?P<level>[^:\]]+)(?::(?P<service>[^\]]*))?\][ \t]*(?P<message>\S.*)")
+EVENT_PATTERN = re.compile(
+    r"\[EVENT:(?=[ \t]*[^:\]\s])(?P<level>[^:\]]+)(?::(?P<service>[^\]]*))?\][ \t]*(?P<message>\S.*)")
+"""A level with no word in it (``[EVENT: ]``) does not match, so it takes the core's malformed path:
+warned about, stored nowhere and not counted as a recorded marker."""
 
 PROMPT_SECTION = """\
 ## Events
@@ -44,10 +47,7 @@ def event_marker_type() -> MarkerType:
 def handle_event(session: Session, marker: Marker) -> None:
     """Record the event at the time the marker was seen (``session.now()``)."""
     level, service, message = marker.groups
-    if not level:
-        warn_malformed(session, marker.text)
-        return
-    session.record_event(normalise_level(level), message or "", service or None)
+    session.record_event(normalise_level(level or ""), message or "", service or None)
 
 
 def warn_malformed(session: Session, text: str) -> None:
