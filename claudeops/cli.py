@@ -19,12 +19,10 @@ import peewee
 from claudeops import __version__
 from claudeops.app import App
 from claudeops.config import ConfigError
+from claudeops.exit_codes import EXIT_FAILED, EXIT_USAGE
 from claudeops.logs import LOG_FORMATS, LOG_LEVELS, configure_logging
 from claudeops.plugins import PluginError, describe_plugins
 from claudeops.store import StoreError, backup_sqlite, mask_url
-
-EXIT_FAILED = 1
-EXIT_USAGE = 2
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -240,17 +238,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     except (ConfigError, PluginError) as exc:
         error = str(exc)
     if error and "doctor" not in args and not {"-h", "--help", "--version"} & set(args):
-        click.echo(f"claudeops: error: {error}", err=True)
-        sys.exit(EXIT_USAGE)
+        fail(error, EXIT_USAGE)
     try:
         build_cli(app, error).main(args=args, prog_name="claudeops")
     except PluginError as exc:
-        _fail(str(exc))
-    except (StoreError, peewee.DatabaseError) as exc:
-        _fail(f"database error: {exc}")
+        fail(str(exc))
+    except (StoreError, peewee.PeeweeException) as exc:  # from any command, ``run`` included
+        fail(f"database error: {exc}")
 
 
-def _fail(message: str) -> NoReturn:
-    """A one-line error on stderr and exit status 1, never a traceback."""
+def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
+    """A one-line error on stderr and exit status ``code``, never a traceback.
+
+    For exits click's own errors do not cover: outside a command, or with a status other than 1.
+    """
     click.echo(f"claudeops: error: {message}", err=True)
-    sys.exit(EXIT_FAILED)
+    sys.exit(code)

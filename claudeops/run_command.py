@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
-import peewee
 
 from claudeops.app import App
-from claudeops.cli import pass_app
+from claudeops.cli import fail, pass_app
 from claudeops.config import ConfigError, tier_section
+from claudeops.exit_codes import EXIT_LOCKED, EXIT_USAGE
 from claudeops.lock import LockHeld
-from claudeops.store import StoreError
 
 RUN_HELP = """Run one agent session of tier N, and the next tiers if it escalates.
 
@@ -81,7 +79,7 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
     # command (``config show``, ``memories list``, ``--help``) would otherwise pay for at start-up.
     from claudeops.progress import LiveProgress, problem_line
     from claudeops.replay import ReplayError, ReplaySource, read_recording
-    from claudeops.runner import EXIT_FAILED, EXIT_LOCKED, EXIT_USAGE, RunRequest, execute
+    from claudeops.runner import RunRequest, execute
 
     section = tier_section(tier)
     for key, value in (("model", model), ("max_turns", max_turns), ("max_budget_usd", max_budget_usd),
@@ -91,7 +89,7 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
     try:
         recordings = [read_recording(path) for path in replays]  # read first: a bad file is a usage error
     except ReplayError as exc:
-        _exit_with(str(exc), EXIT_USAGE)
+        fail(str(exc), EXIT_USAGE)
     request = RunRequest(
         tier=tier, trigger=trigger or _default_trigger(bool(replays), interactive), escalate=not no_escalate,
         dry_run=True if dry_run else None, prompt=prompt,
@@ -100,11 +98,9 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
     try:
         result = execute(app, request)
     except LockHeld as exc:
-        _exit_with(str(exc), EXIT_LOCKED)
+        fail(str(exc), EXIT_LOCKED)
     except ConfigError as exc:
-        _exit_with(str(exc), EXIT_USAGE)
-    except (StoreError, peewee.PeeweeException) as exc:
-        _exit_with(f"database problem: {exc}", EXIT_FAILED)
+        fail(str(exc), EXIT_USAGE)
     if as_json:
         click.echo(json.dumps(result.as_dict(), indent=2))
     if not interactive:
@@ -119,7 +115,3 @@ def _default_trigger(replaying: bool, interactive: bool) -> str:
         return "replay"
     return "manual" if interactive else "scheduled"
 
-
-def _exit_with(message: str, code: int) -> NoReturn:
-    click.echo(f"claudeops: error: {message}", err=True)
-    raise click.exceptions.Exit(code)

@@ -25,6 +25,8 @@ from claudeops.app import App
 from claudeops.clock import Clock, utc_now
 from claudeops.config import TIER_DEFAULTS
 from claudeops.credentials import require_credentials
+from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
+from claudeops.exit_codes import EXIT_LOCKED as EXIT_LOCKED  # re-exported: callers of execute() compare with it
 from claudeops.lock import RunLock
 from claudeops.prompts import tier_prompt_path
 from claudeops.replay import Recording, ReplaySource
@@ -34,11 +36,6 @@ from claudeops.sessions import interrupt_abandoned_sessions
 
 log = logging.getLogger(__name__)
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_LOCKED = 75  # EX_TEMPFAIL: "try again later", which is exactly the situation
-EXIT_INTERRUPTED = 130
 TOP_TIER = max(TIER_DEFAULTS)
 
 
