@@ -123,7 +123,7 @@ def test_cooldown_state_lists_every_service_and_action_with_its_last_action(app)
     restart("jellyfin", T0 - timedelta(hours=1))
     restart("jellyfin", T0 - timedelta(minutes=30))
     restart("jellyfin", T0 - timedelta(hours=2), action=REDEPLOYMENT)
-    states = cooldown_state(T0, RULES)
+    states = cooldown_state(RULES, T0)
     assert [(s.service, s.action, s.count, s.limit, s.window_hours, s.in_cooldown, s.until, s.last_action_at)
             for s in states] == [
         ("jellyfin", REDEPLOYMENT, 1, 1, 24.0, True, "2025-06-02T10:00:00Z", "2025-06-01T10:00:00Z"),
@@ -132,12 +132,12 @@ def test_cooldown_state_lists_every_service_and_action_with_its_last_action(app)
     ]
 
 
-def test_cooldown_state_uses_the_configured_rules_by_default(tmp_path):
-    load_app(tmp_path / "state", {"CLAUDEOPS_COOLDOWNS_RESTART_LIMIT": "3",
-                                  "CLAUDEOPS_COOLDOWNS_RESTART_WINDOW_HOURS": "1"})
+def test_cooldown_state_uses_the_configured_rules(tmp_path):
+    app = load_app(tmp_path / "state", {"CLAUDEOPS_COOLDOWNS_RESTART_LIMIT": "3",
+                                        "CLAUDEOPS_COOLDOWNS_RESTART_WINDOW_HOURS": "1"})
     try:
         restart("jellyfin", T0)
-        [current] = cooldown_state(T0)
+        [current] = cooldown_state(rules_from(app.config.section("cooldowns")), T0)
         assert (current.limit, current.window_hours, current.in_cooldown) == (3, 1.0, False)
     finally:
         close_store()

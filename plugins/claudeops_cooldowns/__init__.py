@@ -18,7 +18,7 @@ from claudeops_cooldowns.enforcement import check_tool
 from claudeops_cooldowns.marker import cooldown_marker_type
 from claudeops_cooldowns.models import MIGRATIONS
 from claudeops_cooldowns.prompt import COOLDOWN_ORDER, render_cooldown_section
-from claudeops_cooldowns.repository import cooldown_state, use_rules
+from claudeops_cooldowns.repository import cooldown_state
 from claudeops_cooldowns.settings import CooldownSettings, rules_from, validate
 from claudeops_cooldowns.web import register_web  # noqa: F401  the /cooldowns dashboard page
 
@@ -34,9 +34,7 @@ def register_settings(register):
 
 @hookimpl
 def configure(config):
-    settings = config.section(SECTION)
-    validate(settings)
-    use_rules(rules_from(settings))
+    validate(config.section(SECTION))
 
 
 @hookimpl
@@ -53,7 +51,7 @@ def register_marker_types(register):
 def before_session(session: Session) -> None:
     if session.tier in PROMPT_TIERS:
         rules = rules_from(session.config.section(SECTION))
-        states = cooldown_state(session.clock(), rules)
+        states = cooldown_state(rules, session.clock())
         session.add_prompt_section("cooldowns", render_cooldown_section(states, rules), COOLDOWN_ORDER)
 
 

@@ -19,16 +19,7 @@ from claudeops.clock import from_timestamp, to_timestamp, utc_now
 from claudeops.store import db
 from claudeops_cooldowns.models import CooldownActionRow
 from claudeops_cooldowns.names import service_name
-from claudeops_cooldowns.settings import CooldownSettings, Rule, Rules, rules_from
-
-_configured_rules: Rules = rules_from(CooldownSettings())
-
-
-def use_rules(rules: Rules) -> None:
-    """Make ``rules`` the default of :func:`cooldown_state` (set from ``configure``), so the
-    dashboard shows the limits of the configuration it was started with."""
-    global _configured_rules
-    _configured_rules = rules
+from claudeops_cooldowns.settings import Rule, Rules
 
 
 @dataclass(frozen=True)
@@ -97,14 +88,14 @@ def service_cooldown(service: str, action: str, rule: Rule, now: datetime) -> Se
     return evaluate(service, action, rule, counted, last)
 
 
-def cooldown_state(now: datetime | None = None, rules: Rules | None = None) -> list[ServiceCooldown]:
-    """Every (service, action) with a recorded action, sorted by service then action.
+def cooldown_state(rules: Rules, now: datetime | None = None) -> list[ServiceCooldown]:
+    """Every (service, action) of ``rules`` with a recorded action, sorted by service then action.
 
-    ``rules`` default to the configured ones. Pairs whose actions all left the window are
-    included with a count of 0, so the dashboard can still show when they last happened.
+    Callers pass the rules of the configuration they loaded (``rules_from(config.section("cooldowns"))``).
+    Pairs whose actions all left the window are included with a count of 0, so the dashboard can
+    still show when they last happened.
     """
     now = now or utc_now()
-    rules = rules or _configured_rules
     last_at = {(row.service, row.action): row.last for row in CooldownActionRow.select(
         CooldownActionRow.service, CooldownActionRow.action,
         peewee.fn.MAX(CooldownActionRow.created_at).alias("last"),
@@ -119,7 +110,7 @@ def cooldown_state(now: datetime | None = None, rules: Rules | None = None) -> l
 
 def services_in_cooldown(action: str, rule: Rule, now: datetime) -> list[ServiceCooldown]:
     """Services in cooldown for ``action`` (for commands that act on every service)."""
-    return [state for state in cooldown_state(now, {action: rule}) if state.in_cooldown]
+    return [state for state in cooldown_state({action: rule}, now) if state.in_cooldown]
 
 
 def clear_service(service: str, cleared_at: str) -> int:
