@@ -26,6 +26,7 @@ import peewee
 from claudeops.clock import now_timestamp
 from claudeops.store import db
 from claudeops_memory.confidence import active_sql, clamp_confidence, confidence_sql, is_active_confidence
+from claudeops_memory.context import plan_memory_context
 from claudeops_memory.models import ACTIVE, CATEGORIES, INACTIVE, Memory
 from claudeops_memory.settings import DEFAULT_CONFIDENCE, MAX_OBSERVATION_CHARS, MIN_CONFIDENCE
 
@@ -52,7 +53,8 @@ GENERAL = "general"
 SERVICE_PATTERN = re.compile(r"[a-zA-Z0-9_-]+")
 """Service names an agent marker can carry; operators are held to the same names."""
 
-_DELETE_CHUNK = 500
+_IDS_PER_STATEMENT = 500
+"""Most ids one ``IN (...)`` list carries: each is a bound parameter, and SQLite caps their number."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,11 @@ def validate_observation(text: str, max_chars: int = MAX_OBSERVATION_CHARS) -> s
     return observation
 
 
+def _id_chunks(ids: Iterable[int]) -> Iterable[list[int]]:
+    """The distinct ``ids`` in order, in lists short enough for one statement each."""
+    return peewee.chunked(sorted(set(ids)), _IDS_PER_STATEMENT)
+
+
 def _same_service(service: str | None) -> peewee.Expression:
     """SQL for "same service", where NULL (general) matches only NULL."""
     return Memory.service.is_null() if service is None else Memory.service == service
@@ -177,10 +184,8 @@ def get_memory(memory_id: int) -> MemoryRecord | None:
 
 def existing_ids(ids: Iterable[int]) -> set[int]:
     """Which of ``ids`` name a stored memory."""
-    wanted = sorted(set(ids))
     found: set[int] = set()
-    for start in range(0, len(wanted), _DELETE_CHUNK):
-        chunk = wanted[start:start + _DELETE_CHUNK]
+    for chunk in _id_chunks(ids):
         found.update(row.id for row in Memory.select(Memory.id).where(Memory.id.in_(chunk)))
     return found
 
@@ -212,8 +217,6 @@ def injection_status(memories: Iterable[MemoryRecord], budget_tokens: int,
     memories = list(memories)
     if not memories:
         return {}
-    from claudeops_memory.context import plan_memory_context  # context reads through this module
-
     injected = plan_memory_context(budget_tokens, min_confidence).injected_ids
     status: dict[int, str] = {}
     for memory in memories:
@@ -281,11 +284,10 @@ def update_memory(memory_id: int, *, observation: str | None = None, confidence:
 
 def delete_memories(ids: Sequence[int]) -> int:
     """Permanently delete memories (their decay ledger rows go with them); returns how many."""
-    wanted = sorted(set(ids))
     deleted = 0
     with db.atomic():
-        for start in range(0, len(wanted), _DELETE_CHUNK):
-            deleted += Memory.delete().where(Memory.id.in_(wanted[start:start + _DELETE_CHUNK])).execute()
+        for chunk in _id_chunks(ids):
+            deleted += Memory.delete().where(Memory.id.in_(chunk)).execute()
     return deleted
 
 
@@ -296,14 +298,13 @@ def adjust_confidence(ids: Sequence[int], delta: float, now: str | None = None,
     Each memory is then active exactly when its new confidence reaches the threshold, and its
     ``updated_at`` is refreshed. Returns how many memories changed.
     """
-    wanted = sorted(set(ids))
     stamp = now or now_timestamp()
     new_confidence = confidence_sql(Memory.confidence + delta)
     changed = 0
     with db.atomic():
-        for start in range(0, len(wanted), _DELETE_CHUNK):
+        for chunk in _id_chunks(ids):
             query = Memory.update({Memory.confidence: new_confidence,
                                    Memory.active: active_sql(new_confidence, min_confidence),
                                    Memory.updated_at: stamp})
-            changed += query.where(Memory.id.in_(wanted[start:start + _DELETE_CHUNK])).execute()
+            changed += query.where(Memory.id.in_(chunk)).execute()
     return changed
