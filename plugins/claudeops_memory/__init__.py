@@ -16,6 +16,7 @@ import click
 from claudeops.config import Config
 from claudeops.hookspecs import hookimpl
 from claudeops.session import Session
+from claudeops_memory.cli import memories_group
 from claudeops_memory.context import build_memory_context
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.markers import MEMORY_MARKER
@@ -70,6 +71,4 @@ def judge_memory_relation(existing: str, new: str) -> str:
 
 @hookimpl
 def register_commands(cli: click.Group) -> None:
-    from claudeops_memory.cli import memories_group
-
     cli.add_command(memories_group)
