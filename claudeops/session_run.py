@@ -137,6 +137,10 @@ class SessionRun:
         self.calls = PluginCalls(app.pm, strict=app.config.plugins.strict)
         self.stopped: tuple[str, str] | None = None
         self.denied = 0
+        # The session's read-only mode and whether any plugin checks tool calls: set once in _run, read by the
+        # tool gate on every call.
+        self._read_only: str | None = None
+        self._checks_tools = False
         self._scope = anyio.CancelScope()
         self._transport: TeeTransport | None = None
         self._stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
@@ -187,7 +191,9 @@ class SessionRun:
         try:
             await self.calls.each("before_session", session=session)
             prompt = load_tier_prompt(self.app.config, session.tier, self.app.markers, self.settings.prompt)
-            gated = read_only_mode(session.dry_run, session.tier) is not None or self.calls.has("check_tool_use")
+            self._read_only = read_only_mode(session.dry_run, session.tier)
+            self._checks_tools = self.calls.has("check_tool_use")
+            gated = self._read_only is not None or self._checks_tools
             replayed = self.settings.transport_factory(session.tier) if self.settings.transport_factory else None
             in_process = gated and hasattr(replayed, "tool_gate")  # a replay stands in for the CLI: it asks itself
             if in_process:
@@ -254,11 +260,11 @@ class SessionRun:
         session = self.session
         assert session is not None
         try:
-            mode = read_only_mode(session.dry_run, session.tier)
+            mode = self._read_only
             reason = mutating_reason(tool_name, tool_input, mode) if mode else None
             if reason is not None:
                 _record_event(session, "info", f"{reason.split(';')[0]} (refused)")
-            elif self.calls.has("check_tool_use"):
+            elif self._checks_tools:
                 reason, failure = await self.calls.first("check_tool_use", session=session, tool_name=tool_name,
                                                          tool_input=tool_input)
                 if failure is not None:
