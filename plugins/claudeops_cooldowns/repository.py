@@ -79,13 +79,15 @@ def record_action(*, service: str, action: str, success: bool, message: str, tie
 
 
 def service_cooldown(service: str, action: str, rule: Rule, now: datetime) -> ServiceCooldown:
-    """The state of one service for one action (the enforcement's question)."""
+    """The state of one service for one action: the enforcement's question, asked before every restart.
+
+    ``last_action_at`` is left ``None``: the enforcement never reads it, so it costs no query here;
+    the dashboard, the command line and the prompt read it from :func:`cooldown_state`.
+    """
     service = service_name(service)
     counted = [row.created_at for row in _counted(rule, now).where(
         CooldownActionRow.service == service, CooldownActionRow.action == action)]
-    last = (CooldownActionRow.select(peewee.fn.MAX(CooldownActionRow.created_at))
-            .where(CooldownActionRow.service == service, CooldownActionRow.action == action).scalar())
-    return evaluate(service, action, rule, counted, last)
+    return evaluate(service, action, rule, counted, None)
 
 
 def cooldown_state(rules: Rules, now: datetime | None = None) -> list[ServiceCooldown]:
