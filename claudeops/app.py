@@ -27,7 +27,7 @@ from claudeops.config import (
     read_config_file,
     validate_core,
 )
-from claudeops.markers import MarkerRegistry, MarkerType
+from claudeops.markers import MarkerRegistry
 from claudeops.sessions import CORE_MIGRATIONS
 from claudeops.store import Migration, apply_migrations, migration_status, open_store
 
@@ -90,9 +90,6 @@ class App:
 
     def migration_status(self) -> list[Any]:
         return migration_status(self.migrations)
-
-    def marker_types(self) -> list[MarkerType]:
-        return self.markers.types
 
 
 def _section_names(plugin_names: Iterable[str]) -> Iterator[str]:

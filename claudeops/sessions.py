@@ -72,10 +72,11 @@ def update_session_row(session_id: int, **fields: Any) -> None:
     db.execute_sql(portable_sql(f"UPDATE sessions SET {assignments} WHERE id = ?"), (*fields.values(), session_id))
 
 
-def interrupt_abandoned_sessions(reason: str = "the runner process died before the session ended") -> int:
+def interrupt_abandoned_sessions() -> int:
     """Mark rows left ``running`` by a crashed process as ``interrupted``; returns how many.
 
     Called only while holding the run lock, so no live session can be among them.
     """
-    return (SessionRow.update(status="interrupted", error=reason, ended_at=now_timestamp())
+    return (SessionRow.update(status="interrupted", error="the runner process died before the session ended",
+                              ended_at=now_timestamp())
             .where(SessionRow.status == "running").execute())
