@@ -10,7 +10,7 @@ import json
 import logging
 import sys
 
-from claudeops.clock import to_timestamp, utc_now
+from claudeops.clock import now_timestamp
 from claudeops.plugins import DEFAULT_PLUGINS
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -24,7 +24,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         payload = {
-            "time": to_timestamp(utc_now()),
+            "time": now_timestamp(),
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),

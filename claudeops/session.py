@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from claudeops.clock import Clock, to_timestamp, utc_now
+from claudeops.clock import Clock, now_timestamp, utc_now
 from claudeops.notable import NotableEvent
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class Session:
 
     def now(self) -> str:
         """The current time as stored text, from the session's clock."""
-        return to_timestamp(self.clock())
+        return now_timestamp(self.clock)
 
     def add_prompt_section(self, name: str, text: str, order: int) -> None:
         """Append ``text`` to the system prompt; empty text adds nothing (no empty headers)."""

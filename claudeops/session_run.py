@@ -31,7 +31,7 @@ from claude_agent_sdk import Transport, query
 from claude_agent_sdk._internal.transport.subprocess_cli import SubprocessCLITransport
 
 from claudeops.app import App
-from claudeops.clock import to_timestamp
+from claudeops.clock import now_timestamp
 from claudeops.dry_run import mutating_reason, read_only_mode
 from claudeops.failures import exception_failure, result_failure
 from claudeops.hookcalls import PluginCalls
@@ -174,7 +174,7 @@ class SessionRun:
         clock = self.settings.clock
         with db.atomic():  # one commit: the row and where its transcript is, before anything can fail
             session_id = insert_session_row(self.plan.tier, tier_settings.model, self.plan.trigger,
-                                            self.plan.parent_id, to_timestamp(clock()))
+                                            self.plan.parent_id, now_timestamp(clock))
             self.transcript = self.app.state_dir / "transcripts" / f"{session_id}.jsonl"
             update_session_row(session_id, transcript_path=str(self.transcript))
         self.session = Session(id=session_id, tier=self.plan.tier, model=tier_settings.model,
