@@ -136,6 +136,23 @@ def test_memories_api_bulk_delete_and_adjust(client):
     assert client.post("/api/v1/memories/delete", json={"ids": ids}).json() == {"count": 3}
 
 
+def test_paged_api_lists_share_one_envelope_and_one_limit(client):
+    for number in range(3):
+        event("info", f"event {number}")
+    for path in ("/api/v1/events", "/api/v1/sessions"):
+        assert set(client.get(path).json()) == {"items", "total", "limit", "offset"}
+        assert client.get(f"{path}?limit=500").status_code == 200
+        assert client.get(f"{path}?limit=501").status_code == 400
+        assert client.get(f"{path}?offset=-1").status_code == 400
+    body = client.get("/api/v1/events?limit=1&offset=1").json()
+    assert (body["total"], body["limit"], body["offset"], [item["message"] for item in body["items"]]) == (
+        3, 1, 1, ["event 1"])
+    schema = client.get("/api/v1/schema/openapi.json").json()
+    limit = next(parameter for parameter in schema["paths"]["/api/v1/events"]["get"]["parameters"]
+                 if parameter["name"] == "limit")
+    assert (limit["schema"]["minimum"], limit["schema"]["maximum"]) == (1, 500)
+
+
 def test_events_and_cooldowns_api(client):
     event("critical", "jellyfin is down", "jellyfin")
     restart("jellyfin")

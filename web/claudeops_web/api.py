@@ -12,8 +12,7 @@ from litestar.params import FromPath, QueryParameter
 from claudeops.sessions import STATUSES
 from claudeops.store import db
 from claudeops_web import session_queries
-
-MAX_LIMIT = 500
+from claudeops_web.pagination import ApiLimit, ApiOffset, OffsetPagination
 
 
 @dataclass(frozen=True)
@@ -36,14 +35,6 @@ class SessionOut:
     chain: list[int]
 
 
-@dataclass(frozen=True)
-class SessionList:
-    items: list[SessionOut]
-    total: int
-    limit: int
-    offset: int
-
-
 def _session_out(row: dict[str, Any], chain: list[session_queries.ChainLink]) -> SessionOut:
     return SessionOut(row["id"], row["tier"], row["model"], row["trigger"], row["status"], row["started_at"],
                       row["ended_at"], row["elapsed_ms"], row["cost_usd"], row["num_turns"], row["result"],
@@ -52,8 +43,7 @@ def _session_out(row: dict[str, Any], chain: list[session_queries.ChainLink]) ->
 
 @get("/sessions", sync_to_thread=True, tags=["sessions"])
 def list_sessions(status: Annotated[str | None, QueryParameter()] = None,
-                  limit: Annotated[int, QueryParameter(ge=1, le=MAX_LIMIT)] = 50,
-                  offset: Annotated[int, QueryParameter(ge=0)] = 0) -> SessionList:
+                  limit: ApiLimit = 50, offset: ApiOffset = 0) -> OffsetPagination[SessionOut]:
     """Sessions, newest first, optionally only those with ``status``."""
     if status is not None and status not in STATUSES:
         raise ValidationException(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
@@ -61,7 +51,8 @@ def list_sessions(status: Annotated[str | None, QueryParameter()] = None,
         rows = session_queries.session_dicts(status=status, limit=limit, offset=offset)
         chains = session_queries.escalation_chains(rows)
         total = session_queries.count_sessions(status)
-    return SessionList([_session_out(row, chains[row["id"]]) for row in rows], total, limit, offset)
+    return OffsetPagination(items=[_session_out(row, chains[row["id"]]) for row in rows], total=total, limit=limit,
+                            offset=offset)
 
 
 @get("/sessions/{session_id:int}", sync_to_thread=True, tags=["sessions"])

@@ -1,10 +1,31 @@
-"""Page arithmetic and links that keep the current filters, shared by every paged table."""
+"""Paging shared by every paged table and every paged API list.
+
+Tables use :class:`Page` (page arithmetic, links that keep the current filters). API lists
+answer with Litestar's :class:`~litestar.pagination.OffsetPagination` envelope
+(``{"items", "total", "limit", "offset"}``) and take their ``limit`` and ``offset`` as
+:data:`ApiLimit` and :data:`ApiOffset`, so every list has the same shape and the same bounds.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Annotated
 from urllib.parse import urlencode
+
+from litestar.pagination import OffsetPagination
+from litestar.params import QueryParameter
+
+__all__ = ["MAX_LIMIT", "ApiLimit", "ApiOffset", "OffsetPagination", "Page"]
+
+MAX_LIMIT = 500
+"""The most items one API request may ask for: enough for a script, small enough for one response."""
+
+ApiLimit = Annotated[int, QueryParameter(ge=1, le=MAX_LIMIT, description=f"items per response, 1 to {MAX_LIMIT}")]
+"""The ``limit`` query parameter of a paged API list (give it the list's default)."""
+
+ApiOffset = Annotated[int, QueryParameter(ge=0, description="items to skip")]
+"""The ``offset`` query parameter of a paged API list (default 0)."""
 
 
 @dataclass(frozen=True)

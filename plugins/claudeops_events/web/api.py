@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
+from claudeops_web.pagination import ApiLimit, ApiOffset, OffsetPagination
 from litestar import get
 from litestar.exceptions import ValidationException
 from litestar.params import QueryParameter
@@ -13,24 +13,13 @@ from claudeops.store import db
 from claudeops_events import repository
 from claudeops_events.repository import EventRecord
 
-MAX_LIMIT = 500
-
-
-@dataclass(frozen=True)
-class EventList:
-    items: list[EventRecord]
-    total: int
-    limit: int
-    offset: int
-
 
 @get("/events", sync_to_thread=True, tags=["events"])
 def list_events(level: Annotated[str | None, QueryParameter(description="info, warning or critical")] = None,
                 service: Annotated[str | None, QueryParameter()] = None,
                 since: Annotated[str | None, QueryParameter(description="30m, 24h, 7d or an ISO time")] = None,
                 session_id: Annotated[int | None, QueryParameter()] = None,
-                limit: Annotated[int, QueryParameter(ge=1, le=MAX_LIMIT)] = 50,
-                offset: Annotated[int, QueryParameter(ge=0)] = 0) -> EventList:
+                limit: ApiLimit = 50, offset: ApiOffset = 0) -> OffsetPagination[EventRecord]:
     """Events, newest first, matching every given filter."""
     filters = {"level": level, "service": service, "since": since, "session_id": session_id}
     with db.connection_context():
@@ -39,4 +28,4 @@ def list_events(level: Annotated[str | None, QueryParameter(description="info, w
             total = repository.count_events(**filters)
         except ValueError as exc:
             raise ValidationException(str(exc)) from None
-    return EventList(items, total, limit, offset)
+    return OffsetPagination(items=items, total=total, limit=limit, offset=offset)
