@@ -31,13 +31,11 @@ def normalise_level(text: str) -> str:
     Unknown words are logged at debug level only: an odd level is not worth losing the event,
     nor worth a warning in every cron mail.
     """
-    word = text.strip().lower()
-    if word in LEVELS:
-        return word
-    if word in SYNONYMS:
-        return SYNONYMS[word]
-    log.debug("unknown event level %r stored as info", text)
-    return "info"
+    try:
+        return parse_level(text)
+    except ValueError:
+        log.debug("unknown event level %r stored as info", text)
+        return "info"
 
 
 def parse_level(text: str) -> str:

@@ -72,7 +72,7 @@ def count_events_by_level(since: str | None = None) -> dict[str, int]:
     counts = dict.fromkeys(LEVELS, 0)
     query = _filtered(EventRow.select(EventRow.level, peewee.fn.COUNT(EventRow.id).alias("n")), since=since)
     for row in query.group_by(EventRow.level):
-        counts[row.level] = counts.get(row.level, 0) + row.n
+        counts[row.level] = row.n
     return counts
 
 
