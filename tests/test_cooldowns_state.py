@@ -8,6 +8,7 @@ import pytest
 from claudeops_cooldowns.repository import (
     clear_service,
     cooldown_state,
+    count_actions,
     list_actions,
     record_action,
     service_cooldown,
@@ -166,6 +167,14 @@ def test_actions_are_listed_newest_first_with_their_session_and_tier(app):
                                     "message": "still 502", "tier": 3, "session_id": session.id,
                                     "created_at": "2025-06-01T12:05:00Z", "cleared_at": None}
     assert [a.service for a in list_actions(limit=1, offset=1)] == ["sonarr"]
+
+
+def test_actions_are_counted_as_they_are_listed_for_paging(app):
+    restart("jellyfin", T0)
+    restart("sonarr", T0)
+    clear_service("sonarr", to_timestamp(T0))
+    assert count_actions() == len(list_actions()) == 2
+    assert count_actions(service="Jellyfin.service") == len(list_actions(service="jellyfin")) == 1
 
 
 @pytest.mark.parametrize(("environ", "message"), [

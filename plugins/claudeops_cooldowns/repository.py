@@ -125,13 +125,16 @@ def clear_service(service: str, cleared_at: str) -> int:
 
 def list_actions(*, service: str | None = None, limit: int | None = None, offset: int = 0) -> list[CooldownAction]:
     """Recorded actions, cleared ones included, newest first (the dashboard's history)."""
-    query = CooldownActionRow.select()
-    if service is not None:
-        query = query.where(CooldownActionRow.service == service_name(service))
-    query = query.order_by(CooldownActionRow.created_at.desc(), CooldownActionRow.id.desc()).offset(offset or None)
+    query = _of_service(service).order_by(CooldownActionRow.created_at.desc(), CooldownActionRow.id.desc())
+    query = query.offset(offset or None)
     if limit is not None:
         query = query.limit(limit)
     return [_action(row) for row in query]
+
+
+def count_actions(*, service: str | None = None) -> int:
+    """How many actions :func:`list_actions` would return with the same ``service`` (for paging)."""
+    return _of_service(service).count()
 
 
 def evaluate(service: str, action: str, rule: Rule, counted: list[str], last_action_at: str | None) -> ServiceCooldown:
@@ -149,6 +152,12 @@ def evaluate(service: str, action: str, rule: Rule, counted: list[str], last_act
         until = to_timestamp(from_timestamp(times[len(times) - rule.limit]) + rule.window)
     return ServiceCooldown(service, action, len(times), rule.limit, rule.window_hours, in_cooldown, until,
                            last_action_at)
+
+
+def _of_service(service: str | None) -> peewee.ModelSelect:
+    """Every recorded action, or those of ``service`` when one is given."""
+    query = CooldownActionRow.select()
+    return query if service is None else query.where(CooldownActionRow.service == service_name(service))
 
 
 def _counted(rule: Rule, now: datetime) -> peewee.ModelSelect:

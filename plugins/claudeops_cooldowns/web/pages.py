@@ -22,7 +22,6 @@ from litestar.response import Template
 
 from claudeops.store import db
 from claudeops_cooldowns import repository
-from claudeops_cooldowns.models import CooldownActionRow
 from claudeops_cooldowns.settings import Rules, rules_from
 
 
@@ -37,7 +36,7 @@ def cooldowns_page(request: HTMXRequest, web: NamedDependency[WebContext],
     rules = configured_rules(web)
     with db.connection_context():
         states = sorted(repository.cooldown_state(rules=rules), key=lambda state: not state.in_cooldown)
-        current = Page.of(page_number, web.settings.page_size, CooldownActionRow.select().count())
+        current = Page.of(page_number, web.settings.page_size, repository.count_actions())
         actions = repository.list_actions(limit=current.size, offset=current.offset)
     context = {"states": states, "rules": rules, "actions": actions, "page": current}
     return page(request, "cooldowns/page.html", "cooldowns/partials/state.html", context)
