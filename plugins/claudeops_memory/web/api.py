@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from claudeops_web.context import WebContext
+from claudeops_web.pagination import ApiLimit, ApiOffset, OffsetPagination
 from litestar import delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
@@ -22,22 +23,12 @@ from claudeops_memory.repository import MemoryRecord
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.web import forms
 
-MAX_LIMIT = 500
-
 
 @dataclass(frozen=True)
 class MemoryOut(MemoryRecord):
     """A memory plus why it is (not) in the prompt now: injected, over budget, below threshold, inactive."""
 
     injection: str
-
-
-@dataclass(frozen=True)
-class MemoryList:
-    items: list[MemoryOut]
-    total: int
-    limit: int
-    offset: int
 
 
 @dataclass(frozen=True)
@@ -96,14 +87,14 @@ def list_memories(web: NamedDependency[WebContext],
                   service: Annotated[str | None, QueryParameter(description="a service, or 'general'")] = None,
                   category: Annotated[str | None, QueryParameter()] = None,
                   show: Annotated[str, QueryParameter(description="all, active or inactive")] = "all",
-                  limit: Annotated[int, QueryParameter(ge=1, le=MAX_LIMIT)] = 50,
-                  offset: Annotated[int, QueryParameter(ge=0)] = 0) -> MemoryList:
+                  limit: ApiLimit = 50, offset: ApiOffset = 0) -> OffsetPagination[MemoryOut]:
     """Memories, most trusted first, with the same filters as the page."""
     filters: dict[str, Any] = {"service": forms.service_filter(service), "category": forms.category_filter(category),
                                **forms.visibility(forms.show_filter(show))}
     with db.connection_context(), forms.operator_errors():
         memories = repository.list_memories(limit=limit, offset=offset, **filters)
-        return MemoryList(_out(web, memories), repository.count_memories(**filters), limit, offset)
+        return OffsetPagination(items=_out(web, memories), total=repository.count_memories(**filters),
+                                limit=limit, offset=offset)
 
 
 @get("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"])
