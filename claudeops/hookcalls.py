@@ -10,12 +10,13 @@ session with that line as the reason.
 
 from __future__ import annotations
 
+import inspect
 import logging
 from typing import Any
 
 import pluggy
 
-from claudeops.plugins import PluginError, await_me_maybe, plugin_failure
+from claudeops.plugins import PluginError, plugin_failure
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +74,10 @@ class PluginCalls:
             if impl.wrapper or impl.hookwrapper:
                 raise PluginError(f"plugin {impl.plugin_name!r} wraps hook {hook_name}, which the runner "
                                   "calls per implementation; implement it as a plain hook")
-            # positional, as pluggy calls them; an ``async def`` hook is awaited
-            return True, await await_me_maybe(impl.function(*[kwargs[name] for name in impl.argnames]))
+            value = impl.function(*[kwargs[name] for name in impl.argnames])  # positional, as pluggy calls them
+            if value is not None and inspect.isawaitable(value):  # an ``async def`` hook
+                value = await value  # inline, not plugins.await_me_maybe: no coroutine per plain call, per message
+            return True, value
         except Exception as exc:
             failure = exc if isinstance(exc, PluginError) else plugin_failure(impl.plugin_name, hook_name, exc)
             self.fail(str(failure), exc)
