@@ -7,7 +7,7 @@ from typing import Any
 import peewee
 
 from claudeops.clock import now_timestamp
-from claudeops.store import BaseModel, Migration, db, portable_sql
+from claudeops.store import BaseModel, Migration, db, insert_returning_id, portable_sql
 
 STATUSES = ("running", "completed", "failed", "interrupted", "escalated")
 
@@ -57,12 +57,8 @@ def insert_session_row(tier: int, model: str, trigger: str, parent_id: int | Non
     and end, and peewee's query builder costs several times the statement itself (about 0.6 ms
     of a replayed 200-message session, measured with ``bench/runner_overhead.py``).
     """
-    statement = portable_sql("INSERT INTO sessions (tier, model, trigger, status, started_at, parent_session_id) "
-                             "VALUES (?, ?, ?, 'running', ?, ?)")
-    params = (tier, model, trigger, started_at, parent_id)
-    if db.returning_clause:  # PostgreSQL: the driver has no lastrowid
-        return db.execute_sql(statement + " RETURNING id", params).fetchone()[0]
-    return db.execute_sql(statement, params).lastrowid
+    return insert_returning_id("INSERT INTO sessions (tier, model, trigger, status, started_at, parent_session_id) "
+                               "VALUES (?, ?, ?, 'running', ?, ?)", (tier, model, trigger, started_at, parent_id))
 
 
 def update_session_row(session_id: int, **fields: Any) -> None:

@@ -83,6 +83,18 @@ def portable_sql(statement: str) -> str:
     return statement if db.param == "?" else statement.replace("?", db.param)
 
 
+def insert_returning_id(statement: str, params: Sequence[object]) -> int:
+    """Run a hand-written ``INSERT`` (``?`` placeholders) and return the new row's id.
+
+    SQLite's cursor has ``lastrowid``; PostgreSQL's driver has none, so there the statement asks
+    for the id with ``RETURNING``.
+    """
+    statement = portable_sql(statement)
+    if db.returning_clause:
+        return db.execute_sql(statement + " RETURNING id", params).fetchone()[0]
+    return db.execute_sql(statement, params).lastrowid
+
+
 def is_sqlite() -> bool:
     return isinstance(db.obj, peewee.SqliteDatabase)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from claudeops.store import db, portable_sql
+from claudeops.store import db, insert_returning_id, portable_sql
 from claudeops_memory.confidence import clamp_confidence, is_active_confidence
 from claudeops_memory.repository import MemoryRecord
 
@@ -110,13 +110,9 @@ def insert(*, service: str | None, category: str, observation: str, confidence: 
     The same row :func:`claudeops_memory.repository.create_memory` writes, without its checks: the
     marker regex already chose the category, :func:`~claudeops_memory.repository.normalise_service`
     the service and :func:`~claudeops_memory.markers.prepare_observation` the one-line, bounded text.
-    Follows :func:`claudeops.sessions.insert_session_row` for the new id.
     """
     value = clamp_confidence(confidence)
     active = is_active_confidence(value, min_confidence)
-    params = (service, category, observation, value, int(active), now, now, session_id, tier)
-    if db.returning_clause:  # PostgreSQL: the driver has no lastrowid
-        memory_id = db.execute_sql(_sql(_INSERT) + " RETURNING id", params).fetchone()[0]
-    else:
-        memory_id = db.execute_sql(_sql(_INSERT), params).lastrowid
+    memory_id = insert_returning_id(_INSERT, (service, category, observation, value, int(active), now, now,
+                                              session_id, tier))
     return MemoryRecord(memory_id, service, category, observation, value, active, now, now, session_id, tier)
