@@ -34,7 +34,8 @@ from typing import Any, NamedTuple
 
 import anyio
 from claude_agent_sdk import Transport
-from claude_agent_sdk._errors import ProcessError
+from claude_agent_sdk._errors import MessageParseError, ProcessError
+from claude_agent_sdk._internal.message_parser import parse_message
 
 from claudeops.transcript import LineSink, encode_frame
 
@@ -71,7 +72,9 @@ def read_recording(path: Path) -> Recording:
     """
     try:
         lines = path.read_text(encoding="utf-8").split("\n")
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise ReplayError(f"{path}: cannot read recording: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
         raise ReplayError(f"{path}: cannot read recording: {exc}") from None
     frames, texts = [], []
     for number, line in enumerate(lines, start=1):
@@ -87,9 +90,39 @@ def read_recording(path: Path) -> Recording:
         if frame["type"] not in _CONTROL_FRAMES:
             frames.append(frame)
             texts.append(line)
+    if not frames and not any(line.strip() for line in lines):
+        raise ReplayError(f"{path}: recording is empty")
     if not any(frame["type"] == "result" for frame in frames):
         raise ReplayError(f"{path}: recording has no result frame; was the session cut short?")
     return Recording(frames, texts)
+
+
+def read_checked_recording(path: Path) -> Recording:
+    """:func:`read_recording`, plus every frame through the SDK's own parser: for a file a user names.
+
+    A frame the parser rejects (an assistant message without ``model``, a result without
+    ``duration_ms``, …) would otherwise surface mid-stream and be stored as a failed session with
+    a critical event, when what is wrong is the file. ``claudeops run --replay`` calls this before
+    any session, so such a file is a usage error. :func:`read_recording` itself does not parse:
+    every replayed session (tests, benchmarks) reads through it, and the stream parses the frames
+    anyway.
+    """
+    recording = read_recording(path)
+    for frame, line in zip(recording.frames, recording.lines, strict=True):
+        try:
+            parse_message(frame)
+        except (MessageParseError, TypeError) as exc:  # TypeError: a "message" that is not an object
+            raise ReplayError(f"{path}:{_line_number(path, line)}: the SDK cannot parse this frame: {exc}") from None
+    return recording
+
+
+def _line_number(path: Path, line: str) -> int:
+    """The number of the file's line that :func:`read_recording` kept as ``line``, looked up only for an error.
+
+    The first line with that text is the one: an identical earlier frame would have failed first.
+    """
+    lines = path.read_text(encoding="utf-8").split("\n")
+    return next(number for number, text in enumerate(lines, start=1) if text.strip() == line)
 
 
 @dataclass

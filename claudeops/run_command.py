@@ -54,7 +54,7 @@ Examples:
 @click.option("--tier", type=click.IntRange(1, 3), default=1, show_default=True,
               help="Tier of the first session (1 observe, 2 investigate, 3 remediate).")
 @click.option("--replay", "replays", multiple=True, metavar="FILE",
-              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              type=click.Path(path_type=Path),  # read_recording reports a missing file in one line
               help="Replay a recorded stream-json session instead of calling the model; repeat per tier.")
 @click.option("--no-escalate", is_flag=True, help="Never start the next tier, even when the session asks.")
 @click.option("--dry-run", is_flag=True,
@@ -78,7 +78,7 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
     # Imported here, not at the top: they pull in claude_agent_sdk (about half a second), which every other
     # command (``config show``, ``memories list``, ``--help``) would otherwise pay for at start-up.
     from claudeops.progress import LiveProgress, problem_line
-    from claudeops.replay import ReplayError, ReplaySource, read_recording
+    from claudeops.replay import ReplayError, ReplaySource, read_checked_recording
     from claudeops.runner import RunRequest, execute
 
     section = tier_section(tier)
@@ -87,7 +87,7 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
         app.config.override(f"{section}.{key}", value)
     interactive = sys.stderr.isatty()
     try:
-        recordings = [read_recording(path) for path in replays]  # read first: a bad file is a usage error
+        recordings = [read_checked_recording(path) for path in replays]  # first: a bad file is a usage error
     except ReplayError as exc:
         fail(str(exc), EXIT_USAGE)
     request = RunRequest(

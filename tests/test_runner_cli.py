@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
-from runner_support import load_app
+from runner_support import events, load_app
 
 from claudeops.cli import build_cli
+from claudeops.clock import FakeClock
 from claudeops.lock import RunLock
 from claudeops.plugins import DEFAULT_PLUGINS
 from claudeops.progress import LiveProgress
@@ -80,7 +81,53 @@ def test_an_unusable_recording_is_a_usage_error(runner_app, tmp_path):
     bad.write_text('{"type": "system", "subtype": "init"}\nnot json\n')
     result = invoke(runner_app, "--replay", str(bad))
     assert result.exit_code == 2 and f"{bad}:2: not a JSON line" in result.stderr
-    assert invoke(runner_app, "--replay", str(tmp_path / "missing.jsonl")).exit_code == 2
+
+
+def without_model(frame: dict) -> None:
+    del frame["message"]["model"]
+
+
+def with_string_content(frame: dict) -> None:
+    frame["message"]["content"] = "all good"
+
+
+def without_duration(frame: dict) -> None:
+    del frame["duration_ms"]
+
+
+@pytest.mark.parametrize(("spoil", "index", "problem"), [
+    (without_model, 1, "Missing required field in assistant message: 'model'"),
+    (with_string_content, 1, "Invalid assistant content (expected list, got str)"),
+    (without_duration, 2, "Missing required field in result message: 'duration_ms'"),
+])
+def test_a_frame_the_sdk_cannot_parse_is_refused_before_any_session(runner_app, tmp_path, spoil, index, problem):
+    frames = script_to_stream(["all good"])
+    spoil(frames[index])
+    control = {"type": "control_response", "response": {"subtype": "success", "request_id": "req_1"}}
+    bad = recording(tmp_path, [frames[0], control, *frames[1:]])  # line numbers count the skipped control frame
+    result = invoke(runner_app, "--replay", str(bad))
+    assert result.exit_code == 2
+    assert result.stderr == f"claudeops: error: {bad}:{index + 2}: the SDK cannot parse this frame: {problem}\n"
+    assert SessionRow.select().count() == 0 and events() == []
+
+
+def test_a_missing_recording_is_a_one_line_usage_error(runner_app, tmp_path):
+    missing = tmp_path / "missing.jsonl"
+    result = invoke(runner_app, "--replay", str(missing))
+    assert result.exit_code == 2
+    assert result.stderr == f"claudeops: error: {missing}: cannot read recording: No such file or directory\n"
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("", "recording is empty"),
+    ("\n  \n", "recording is empty"),
+    ('{"type": "system", "subtype": "init"}\n', "recording has no result frame; was the session cut short?"),
+])
+def test_an_empty_recording_is_told_apart_from_a_cut_short_one(runner_app, tmp_path, text, problem):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(text)
+    result = invoke(runner_app, "--replay", str(bad))
+    assert (result.exit_code, result.stderr) == (2, f"claudeops: error: {bad}: {problem}\n")
 
 
 def test_a_missing_prompt_file_is_a_config_error_before_any_session(runner_app, tmp_path):
@@ -148,6 +195,31 @@ def test_the_escalation_example_replays_both_tiers(full_app):
     assert (parent.status, child.status, child.tier, child.parent_session_id) == (
         "escalated", "completed", 2, parent.session_id)
     assert count("cooldown_actions") == 1 and count("memories") == 1
+
+
+def refused_tool_results(report) -> list[str]:
+    """The error tool results of a session's transcript: where the replay puts a refusal, as the CLI does."""
+    frames = [json.loads(line) for line in Path(report.transcript_path).read_text().splitlines()]
+    return [block["content"] for frame in frames if frame["type"] == "user"
+            for block in frame["message"]["content"] if block.get("is_error")]
+
+
+def test_the_escalation_example_replayed_past_the_restart_limit_has_its_restart_refused(full_app):
+    """§ Replay: replayed against today's cooldowns, a recording shows what would be refused. The
+    restart is counted under the name the command restarts, so the third replay's restart is refused."""
+    clock = FakeClock()
+    pair = [EXAMPLES / "escalate-tier1.jsonl", EXAMPLES / "escalated-tier2.jsonl"]
+    for _ in range(2):  # the default limit: 2 restarts in any 4 h
+        _, child = run_chain(full_app, RunRequest.replaying(pair, clock=clock))
+        assert (child.tools_denied, refused_tool_results(child)) == (0, [])
+        clock.advance(hours=1)
+    _, child = run_chain(full_app, RunRequest.replaying(pair, clock=clock))
+    assert child.tools_denied == 1
+    [refusal] = refused_tool_results(child)
+    assert refusal.startswith(
+        "Refused by claudeops cooldowns: `docker restart nextcloud-app` would restart nextcloud-app, which already "
+        "had 2 restarts in the last 4 h (limit 2 per 4 h); the next restart of nextcloud-app is allowed from "
+        "2026-01-01T16:00:00Z.")
 
 
 def test_marker_text_in_tool_output_is_not_recorded(full_app):
