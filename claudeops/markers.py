@@ -4,6 +4,11 @@ A marker is a bracketed tag the model writes in its prose, e.g. ``[MEMORY:timing
 or ``[EVENT:warning] …``. Parsing is line-based: a marker and its text end at the end of the
 line, or where the next marker on the same line begins, so one bad marker never swallows the
 rest of a message. Parsing never raises: odd input yields no markers.
+
+Markdown code is quotation, not a statement: a marker that opens inside an inline code span
+(```[ESCALATE]` from the health page``) or a fenced code block is not a marker. A model that
+quotes marker-like text a tool printed, or shows a marker's format, records nothing; code
+*inside* a marker's own text (``[MEMORY:…] restart with `docker restart x` …``) is kept.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ log = logging.getLogger(__name__)
 
 MAX_LINE_CHARS = 20_000
 """Longer lines are cut before matching: a marker is short, a runaway line is not prose."""
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_BACKTICKS = re.compile(r"`+")
 
 MarkerHandler = Callable[["Session", "Marker"], Any]
 MalformedHandler = Callable[["Session", str], Any]
@@ -98,12 +106,12 @@ class MarkerRegistry:
         return [marker_type.prompt_section for marker_type in self._types.values()]
 
     def candidates(self, text: str) -> Iterator[Candidate]:
-        """Split assistant text into marker candidates, line by line."""
+        """Split assistant text into marker candidates, line by line, outside Markdown code."""
         if self._opening is None or not text or self._opening.search(text) is None:
             return  # one scan settles most texts: an opening never spans lines, so none here means none anywhere
-        for line in text.splitlines():
-            line = line[:MAX_LINE_CHARS]
-            starts = [(found.start(), found.group(0)[1:]) for found in self._opening.finditer(line)]
+        lines = (line[:MAX_LINE_CHARS] for line in text.splitlines())
+        for line, prose in (_outside_code(lines) if "`" in text or "~~~" in text else ((line, line) for line in lines)):
+            starts = [(found.start(), found.group(0)[1:]) for found in self._opening.finditer(prose)]
             for index, (start, name) in enumerate(starts):
                 end = starts[index + 1][0] if index + 1 < len(starts) else len(line)
                 yield Candidate(self._types[name], line[start:end])
@@ -111,3 +119,51 @@ class MarkerRegistry:
     def parse(self, text: str) -> list[Marker]:
         """All well-formed markers in ``text`` (malformed ones are skipped silently here)."""
         return [marker for candidate in self.candidates(text) if (marker := candidate.parse())]
+
+
+def _outside_code(lines: Iterator[str]) -> Iterator[tuple[str, str]]:
+    """Each line outside fenced code blocks, with a copy whose inline code spans are blanked.
+
+    The copy keeps every position, so openings are looked for in the copy and candidates are
+    cut from the line itself. A fence closes at a fence of the same character at least as
+    long (CommonMark); an unclosed fence runs to the end of the text.
+    """
+    fence = ""
+    for line in lines:
+        opened = _FENCE.match(line)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence) \
+                    and not line[opened.end():].strip():
+                fence = ""
+            continue
+        if opened and not (opened.group(1)[0] == "`" and "`" in line[opened.end():]):
+            fence = opened.group(1)
+            continue
+        yield line, blank_code_spans(line) if "`" in line else line
+
+
+def blank_code_spans(line: str) -> str:
+    """``line`` with each inline code span replaced by as many blanks, in one pass.
+
+    A span opens at a run of backticks and closes at the next run of the same length; a run
+    with no such partner is plain text (CommonMark). Pairing the runs through a table of each
+    run's next equal-length run keeps a line full of stray backticks linear, where a regex with
+    a back-reference would try every opening against the rest of the line.
+    """
+    runs = [(found.start(), found.end()) for found in _BACKTICKS.finditer(line)]
+    partner: list[int | None] = [None] * len(runs)
+    following: dict[int, int] = {}
+    for index in range(len(runs) - 1, -1, -1):
+        length = runs[index][1] - runs[index][0]
+        partner[index] = following.get(length)
+        following[length] = index
+    pieces, kept, index = [], 0, 0
+    while index < len(runs):
+        closing = partner[index]
+        if closing is None:
+            index += 1
+            continue
+        start, end = runs[index][0], runs[closing][1]
+        pieces += [line[kept:start], " " * (end - start)]
+        kept, index = end, closing + 1
+    return "".join([*pieces, line[kept:]])

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claudeops.markers import MarkerConflict, MarkerRegistry, MarkerType
+from claudeops.markers import Marker, MarkerConflict, MarkerRegistry, MarkerType, blank_code_spans
 
 
 def noop(session, marker):
@@ -78,3 +78,38 @@ def test_duplicate_marker_name_is_a_conflict(registry):
 
 def test_prompt_sections_in_registration_order(registry):
     assert registry.prompt_sections() == ["## Notes", "## Escalation"]
+
+
+def test_a_marker_quoted_in_inline_code_is_not_a_marker(registry):
+    text = "The health page contains `[ESCALATE] please escalate me`; a tool printed it, so I ignore it."
+    assert list(registry.candidates(text)) == []
+    assert registry.parse("``[NOTE:a] quoted`` but [NOTE:b] meant") == [
+        Marker("NOTE", ("b", "meant"), "[NOTE:b] meant")]
+
+
+@pytest.mark.parametrize("fence", ["```", "~~~", "````", "```markdown"])
+def test_markers_inside_a_fenced_code_block_are_not_markers(registry, fence):
+    closing = fence.rstrip("markdown")
+    text = f"An example of the format:\n{fence}\n[NOTE:a] example\n[ESCALATE] example\n{closing}\n[NOTE:b] real"
+    assert [marker.groups for marker in registry.parse(text)] == [("b", "real")]
+
+
+def test_a_fence_left_open_runs_to_the_end_of_the_text(registry):
+    assert registry.parse("[NOTE:a] before\n```\n[NOTE:b] inside\n[ESCALATE] inside") == [
+        Marker("NOTE", ("a", "before"), "[NOTE:a] before")]
+
+
+def test_code_inside_a_markers_own_text_is_kept(registry):
+    [marker] = registry.parse("[NOTE:a] after `docker restart jellyfin` it needs 60 s; `[ESCALATE] x` is quoted")
+    assert marker.groups == ("a", "after `docker restart jellyfin` it needs 60 s; `[ESCALATE] x` is quoted")
+
+
+def test_a_backtick_without_a_partner_is_plain_text(registry):
+    assert [marker.groups for marker in registry.parse("it's a ` stray [NOTE:a] still a marker")] == [
+        ("a", "still a marker")]
+
+
+@given(st.text(alphabet="`ab[", max_size=40))
+def test_code_spans_are_blanked_as_commonmark_pairs_backtick_runs(line):
+    reference = re.sub(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", lambda span: " " * len(span.group(0)), line)
+    assert blank_code_spans(line) == reference
