@@ -6,8 +6,11 @@ import logging
 import re
 
 import pytest
-from claudeops_cooldowns.marker import PROMPT_SECTION
+from claudeops_cooldowns.marker import ACTION_WORDS, COOLDOWN_PATTERN, PROMPT_SECTION
+from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.repository import list_actions
+from claudeops_cooldowns.settings import CooldownSettings, patterns_from
+from claudeops_cooldowns.targets import find_targets
 from events_cooldowns_support import FakeClock, feed, load_app, new_session
 
 from claudeops.clock import to_timestamp
@@ -90,9 +93,25 @@ def test_a_rejected_record_is_not_counted_as_a_recorded_marker(app, caplog):
     assert len([record for record in caplog.records if "malformed cooldown marker" in record.getMessage()]) == 3
 
 
+def prompt_examples() -> list[str]:
+    return [line.strip() for line in PROMPT_SECTION.splitlines() if re.match(r"\s+\[COOLDOWN:[a-z]+:[a-z]", line)]
+
+
 def test_the_examples_in_the_prompt_section_are_valid_markers(app):
-    examples = [line.strip() for line in PROMPT_SECTION.splitlines() if re.match(r"\s+\[COOLDOWN:[a-z]+:[a-z]", line)]
-    assert len(examples) == 2
+    examples = prompt_examples()
+    assert len(examples) == 3
     feed(app, new_session(app), "\n".join(examples))
     assert [(service, action, success) for service, action, success, _ in stored()] == [
-        ("jellyfin", "restart", True), ("nextcloud", "redeployment", False)]
+        ("nextcloud-app", "restart", True), ("caddy", "restart", True), ("nextcloud", "redeployment", False)]
+
+
+@pytest.mark.parametrize("example", prompt_examples())
+def test_each_prompt_example_names_the_service_its_command_acts_on(example):
+    """A record under another name than the command's (nextcloud for nextcloud-app) would never be
+    checked, so the examples the model copies must name what their commands restart or redeploy."""
+    marker = COOLDOWN_PATTERN.match(example)
+    assert marker is not None
+    command = marker["message"].split(";")[0]
+    targets = find_targets(command, patterns_from(CooldownSettings()))
+    assert [(target.action, target.service) for target in targets] == [
+        (ACTION_WORDS[marker["action"]], service_name(marker["service"]))]

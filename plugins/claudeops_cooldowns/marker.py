@@ -52,9 +52,16 @@ your reply (never inside a tool call):
     [COOLDOWN:restart:<service>] success — <what you did and what you saw>
     [COOLDOWN:redeployment:<service>] failure — <what you did and what went wrong>
 
+`<service>` is the name your command acted on, spelled as the command spelled it: the container
+of `docker restart`, the compose service of `docker compose up` or `restart`, the unit of
+`systemctl restart`. Limits are counted and checked under that name, so never shorten it or use
+the application's name instead (`docker restart nextcloud-app` is recorded as `nextcloud-app`,
+not `nextcloud`).
+
 Examples:
 
-    [COOLDOWN:restart:jellyfin] success — docker restart jellyfin; healthy again after 60 s
+    [COOLDOWN:restart:nextcloud-app] success — docker restart nextcloud-app; status.php 200 after 40 s
+    [COOLDOWN:restart:caddy] success — systemctl restart caddy; HTTPS answers again
     [COOLDOWN:redeployment:nextcloud] failure — docker compose up -d nextcloud; migration failed
 
 Commands that would exceed a limit are refused before they run; the refusal says when the
