@@ -8,7 +8,8 @@ section disappears with it.
 Lookup order for a tier's file: an absolute ``prompt`` path as given; else ``prompts_dir``
 (when set and the file is there); else the prompts shipped with claudeops — inside the wheel at
 ``claudeops/_shipped/prompts`` (pyproject force-includes them), or ``<repo>/prompts`` in a
-source checkout.
+source checkout. A ``prompts_dir`` that is set but is not a directory is an error, not a fall
+back: a mistyped path would otherwise run the shipped prompts without a word.
 """
 
 from __future__ import annotations
@@ -35,20 +36,31 @@ def shipped_prompts_dir() -> Path:
 def tier_prompt_path(config: Config, tier: int) -> Path:
     """The file that holds ``tier``'s prompt, following the documented lookup order."""
     name = config.tier(tier).prompt
+    prompts_dir = _prompts_dir(config)
     given = Path(name).expanduser()
     if given.is_absolute():
         if not given.is_file():
             raise PromptError(f"tier{tier}.prompt: {given} not found")
         return given
-    candidates = []
-    if config.core.prompts_dir:
-        candidates.append(Path(config.core.prompts_dir).expanduser() / name)
+    candidates = [] if prompts_dir is None else [prompts_dir / name]
     candidates.append(shipped_prompts_dir() / name)
     for path in candidates:
         if path.is_file():
             return path
     looked = ", ".join(str(path.parent) for path in candidates)
     raise PromptError(f"tier{tier}.prompt: {name} not found in {looked}")
+
+
+def _prompts_dir(config: Config) -> Path | None:
+    """The configured ``prompts_dir``, or ``None`` when unset; PromptError when it is not a directory."""
+    if not config.core.prompts_dir:
+        return None
+    path = Path(config.core.prompts_dir).expanduser()
+    if not path.is_dir():
+        problem = "is not a directory" if path.exists() else "does not exist"
+        raise PromptError(f"prompts_dir: {path} {problem} (set by {config.sources['prompts_dir']}; "
+                          "unset it to use the shipped prompts)")
+    return path
 
 
 def read_tier_prompt(config: Config, tier: int) -> str:

@@ -137,6 +137,23 @@ def test_a_missing_prompt_file_is_a_config_error_before_any_session(runner_app, 
     assert SessionRow.select().count() == 0
 
 
+@pytest.mark.parametrize("kind", ["missing", "a file"])
+def test_a_mistyped_prompts_dir_is_a_config_error_before_any_session(state_dir, plugin, tmp_path, kind):
+    prompts_dir = tmp_path / "promtps"
+    if kind == "a file":
+        prompts_dir.write_text("")
+    app = load_app(state_dir, plugin, settings={"CLAUDEOPS_PROMPTS_DIR": str(prompts_dir)})
+    try:
+        result = invoke(app, "--replay", str(EXAMPLES / "healthy-tier1.jsonl"))
+        stored = SessionRow.select().count()
+    finally:
+        close_store()
+    problem = "does not exist" if kind == "missing" else "is not a directory"
+    assert (result.exit_code, stored) == (2, 0)
+    assert result.stderr == (f"claudeops: error: prompts_dir: {prompts_dir} {problem} (set by env "
+                             "CLAUDEOPS_PROMPTS_DIR; unset it to use the shipped prompts)\n")
+
+
 def test_flags_override_the_starting_tiers_config(runner_app):
     invoke(runner_app, "--tier", "2", "--replay", str(EXAMPLES / "healthy-tier1.jsonl"), "--model", "opus",
            "--max-turns", "5", "--max-budget-usd", "1.5", "--timeout", "60", "--trigger", "webhook")
@@ -146,6 +163,14 @@ def test_flags_override_the_starting_tiers_config(runner_app):
     assert runner_app.config.sources["tier2.model"] == "flag"
     stored = SessionRow.get()
     assert (stored.tier, stored.trigger) == (2, "webhook")
+
+
+@pytest.mark.parametrize("model", ["", "  ", "claude opus"])
+def test_a_model_flag_with_no_name_is_a_one_line_usage_error_before_any_session(runner_app, model):
+    result = invoke(runner_app, "--replay", str(EXAMPLES / "healthy-tier1.jsonl"), "--model", model)
+    message = f"flag: 'tier1.model' must be a model alias or name without blanks, not {model!r}"
+    assert (result.exit_code, result.stderr) == (2, f"claudeops: error: {message}\n")
+    assert SessionRow.select().count() == 0
 
 
 def test_help_explains_replay_escalation_and_exit_codes(runner_app):
