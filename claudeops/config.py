@@ -323,6 +323,9 @@ def validate_core(config: Config) -> None:
     require(core.log_format in LOG_FORMATS, "log_format", " or ".join(LOG_FORMATS))
     for tier in TIER_DEFAULTS:
         section, settings = tier_section(tier), config.tier(tier)
+        # an empty model would make the SDK leave out --model, and the CLI's default is its most expensive one
+        require(bool(settings.model) and not any(char.isspace() for char in settings.model), f"{section}.model",
+                "a model alias or name without blanks")
         require(settings.permission_mode in PERMISSION_MODES, f"{section}.permission_mode",
                 ", ".join(PERMISSION_MODES))
         require(settings.max_turns > 0, f"{section}.max_turns", "a positive integer")

@@ -23,7 +23,7 @@ from typing import Any
 
 from claudeops.app import App
 from claudeops.clock import Clock, utc_now
-from claudeops.config import TIER_DEFAULTS
+from claudeops.config import TIER_DEFAULTS, validate_core
 from claudeops.credentials import require_credentials
 from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from claudeops.exit_codes import EXIT_LOCKED as EXIT_LOCKED  # re-exported: callers of execute() compare with it
@@ -169,6 +169,7 @@ def execute(app: App, request: RunRequest) -> ChainResult:
     (``PromptError``, ``MissingCredentials`` for a real run) and ``StoreError`` for problems found
     before any session starts.
     """
+    validate_core(app.config)  # again: command-line flags were applied after loading
     check_prompts(app, request)
     if request.transport_factory is None:
         require_credentials(os.environ, app.config.core.setting_sources)

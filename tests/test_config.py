@@ -145,6 +145,8 @@ def test_shipped_config_toml_documents_every_setting_at_its_default():
     ('[tier2]\npermission_mode = "yolo"\n', "'tier2.permission_mode' must be default, acceptEdits"),
     ("[tier3]\nmax_turns = 0\n", "'tier3.max_turns' must be a positive integer, not 0"),
     ("[tier1]\ntimeout_seconds = -5\n", "'tier1.timeout_seconds' must be 0 (no limit) or more, not -5.0"),
+    ('[tier1]\nmodel = ""\n', "'tier1.model' must be a model alias or name without blanks, not ''"),
+    ('[tier2]\nmodel = "  "\n', "'tier2.model' must be a model alias or name without blanks, not '  '"),
 ])
 def test_out_of_range_value_is_a_one_line_error_naming_key_and_file(tmp_path, text, message):
     path = write_config(tmp_path, text)
