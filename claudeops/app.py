@@ -79,9 +79,19 @@ class App:
     def state_dir(self) -> Path:
         return self.config.state_dir
 
+    def ensure_state_dir(self) -> Path:
+        """The state directory, created if missing; a ``ConfigError`` (one line) when it cannot be."""
+        try:
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            source = self.config.sources.get("state_dir", "default")
+            raise ConfigError(f"{source}: 'state_dir' {self.state_dir} cannot be created: "
+                              f"{exc.strerror or exc}") from None
+        return self.state_dir
+
     def open_store(self, *, migrate: bool = True) -> None:
         """Open the configured database and (by default) apply pending migrations."""
-        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.ensure_state_dir()
         open_store(self.config.database_url)
         if migrate:
             applied = apply_migrations(self.migrations)

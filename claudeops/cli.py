@@ -52,11 +52,13 @@ def pass_app(function: Any) -> Any:
 
 
 def open_store_or_fail(app: App, *, migrate: bool = True) -> None:
-    """Open the database for a command; a problem becomes a one-line error."""
+    """Open the database for a command; a problem becomes a one-line error (a bad state_dir: exit 2)."""
     try:
         app.open_store(migrate=migrate)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
+    except ConfigError as exc:
+        fail(str(exc), EXIT_USAGE)
 
 
 def build_cli(app: App | None, load_error: str | None = None) -> click.Group:

@@ -32,8 +32,7 @@ class RunLock:
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        """Take the lock at once or raise :class:`LockHeld`; never waits."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Take the lock at once or raise :class:`LockHeld`; never waits. The state directory must exist."""
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -173,7 +173,7 @@ def execute(app: App, request: RunRequest) -> ChainResult:
     check_prompts(app, request)
     if request.transport_factory is None:
         require_credentials(os.environ, app.config.core.setting_sources)
-    with RunLock(app.state_dir):
+    with RunLock(app.ensure_state_dir()):
         app.open_store()
         abandoned = interrupt_abandoned_sessions()
         if abandoned:

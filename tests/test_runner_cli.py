@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
-from runner_support import events, load_app
+from runner_support import CORE_ONLY, events, load_app
 
+from claudeops.app import App
 from claudeops.cli import build_cli
 from claudeops.clock import FakeClock
 from claudeops.lock import RunLock
@@ -266,3 +267,13 @@ def test_a_plugin_failure_from_cron_is_one_logged_line_and_the_run_succeeds(runn
     assert result.exit_code == 0 and result.stdout == ""
     assert result.stderr.splitlines() == [
         "claudeops: ERROR: plugin 'broken-notifier' failed in hook on_marker: RuntimeError: cannot notify"]
+
+
+def test_a_state_dir_that_cannot_be_created_is_a_one_line_error(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(blocker / "state")}, entry_points=False, builtins=CORE_ONLY)
+    for command in (["run", "--replay", str(EXAMPLES / "healthy-tier1.jsonl")], ["db", "status"]):
+        result = CliRunner().invoke(build_cli(app), command, catch_exceptions=False)
+        assert (result.exit_code, result.stderr) == (2, "claudeops: error: env CLAUDEOPS_STATE_DIR: 'state_dir' "
+                                                        f"{blocker / 'state'} cannot be created: Not a directory\n")
