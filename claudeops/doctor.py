@@ -14,7 +14,9 @@ from pathlib import Path
 
 import click
 
+from claudeops.config import Config
 from claudeops.credentials import credential_source
+from claudeops.prompts import PromptError, tier_prompt_path
 from claudeops.store import StoreError, mask_url
 
 
@@ -46,6 +48,23 @@ def check_credentials(environ: Mapping[str, str]) -> Check:
                                        "real sessions will fail (replay still works)")
 
 
+def check_prompts(config: Config) -> Check:
+    """Resolve the prompt file of every tier a cron run may reach (1..max_tier), as ``run`` does.
+
+    ``claudeops run`` refuses to start with a prompt file missing or a mistyped ``prompts_dir``;
+    doctor uses the same lookup so that it is found now, not by the first scheduled run.
+    """
+    folders: dict[Path, list[str]] = {}
+    try:
+        for tier in range(1, config.core.max_tier + 1):
+            folders.setdefault(tier_prompt_path(config, tier).parent, []).append(str(tier))
+    except PromptError as exc:
+        return Check("prompts", False, str(exc))
+    where = [f"{'tier' if len(tiers) == 1 else 'tiers'} {', '.join(tiers)} from {folder}"
+             for folder, tiers in folders.items()]
+    return Check("prompts", True, "; ".join(where))
+
+
 def run_checks(state: object) -> Iterator[Check]:
     """Every check in order; later checks are skipped when what they need failed."""
     from claudeops.cli import AppState
@@ -60,6 +79,7 @@ def run_checks(state: object) -> Iterator[Check]:
         errors = app.load_report.errors
         names = ", ".join(name for name, _ in app.pm.list_name_plugin())
         yield Check("plugins", not errors, "; ".join(errors) if errors else f"loaded: {names}")
+        yield check_prompts(app.config)
     cli_path = find_claude_cli()
     yield Check("claude cli", cli_path is not None,
                 str(cli_path) if cli_path else "Claude Code CLI not found; reinstall claude-agent-sdk")
@@ -95,7 +115,7 @@ def _state_and_store_checks(app: object) -> Iterator[Check]:
 @click.command("doctor")
 @click.pass_context
 def doctor_command(ctx: click.Context) -> None:
-    """Check config, state dir, database, plugins, the Claude Code CLI and credentials."""
+    """Check config, state dir, database, plugins, tier prompts, the Claude Code CLI and credentials."""
     failed = 0
     for check in run_checks(ctx.obj):
         mark: Callable[[str], str] = (lambda text: click.style(text, fg="green")) if check.ok else (

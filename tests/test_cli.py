@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from claudeops.app import App
 from claudeops.cli import EXIT_USAGE, build_cli
+from claudeops.prompts import shipped_prompts_dir
 
 CORE_ONLY = ("claudeops.environment", "claudeops.escalation")
 
@@ -88,7 +89,8 @@ def test_doctor_reports_each_check_and_fails_without_credentials(tmp_path):
     result = invoke("doctor", app=app)
     lines = result.output.splitlines()
     assert [line.split(":")[0] for line in lines] == ["ok   config", "ok   state dir", "ok   database",
-                                                      "ok   plugins", "ok   claude cli", "FAIL credentials"]
+                                                      "ok   plugins", "ok   prompts", "ok   claude cli",
+                                                      "FAIL credentials"]
     assert result.exit_code == 1
 
 
@@ -114,6 +116,37 @@ def test_doctor_reports_unwritable_state_dir(tmp_path, monkeypatch):
     app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(blocker / "state")}, entry_points=False, builtins=CORE_ONLY)
     result = invoke("doctor", app=app)
     assert "FAIL state dir" in result.output and result.exit_code == 1
+
+
+def doctor_line(name: str, settings: dict[str, str], tmp_path: Path) -> tuple[int, str]:
+    """``claudeops doctor``'s exit code and its line for the check ``name``, with these settings."""
+    environ = {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s"), **settings}
+    app = App.load(None, environ, entry_points=False, builtins=CORE_ONLY)
+    app.open_store()
+    result = invoke("doctor", app=app)
+    [line] = [line for line in result.output.splitlines() if line[5:].startswith(f"{name}:")]
+    return result.exit_code, line
+
+
+def test_doctor_fails_on_a_tier_prompt_that_run_would_refuse(tmp_path):
+    assert doctor_line("prompts", {"CLAUDEOPS_TIER2_PROMPT": "nope.md"}, tmp_path) == (
+        1, f"FAIL prompts: tier2.prompt: nope.md not found in {shipped_prompts_dir()}")
+
+
+def test_doctor_fails_on_a_prompts_dir_that_is_not_a_directory(tmp_path):
+    missing = tmp_path / "promtps"
+    assert doctor_line("prompts", {"CLAUDEOPS_PROMPTS_DIR": str(missing)}, tmp_path) == (
+        1, f"FAIL prompts: prompts_dir: {missing} does not exist (set by env CLAUDEOPS_PROMPTS_DIR; "
+           "unset it to use the shipped prompts)")
+
+
+def test_doctor_says_where_each_tiers_prompt_comes_from(tmp_path):
+    own = tmp_path / "prompts"
+    own.mkdir()
+    (own / "tier1-observe.md").write_text("Check the NAS only.")
+    settings = {"CLAUDEOPS_PROMPTS_DIR": str(own), "CLAUDEOPS_MAX_TIER": "2"}
+    assert doctor_line("prompts", settings, tmp_path)[1] == (
+        f"ok   prompts: tier 1 from {own}; tier 2 from {shipped_prompts_dir()}")
 
 
 def test_doctor_reports_a_broken_config_instead_of_crashing():
