@@ -18,8 +18,9 @@ ESCALATE_PATTERN = re.compile(r"\[ESCALATE\][ \t]*(.+)")
 PROMPT_SECTION = """\
 ## Escalation
 
-When a problem needs more than your tier may do, ask for the next tier by writing, on a line
-of its own in your reply (not inside a tool call):
+When a problem needs more than your tier may do and a higher tier is available (see the
+highest tier available for escalation in the environment section), ask for the next tier by
+writing, on a line of its own in your reply (not inside a tool call):
 
     [ESCALATE] <one-line reason: what is wrong, what you checked, what the next tier should do>
 
@@ -28,8 +29,14 @@ Example:
     [ESCALATE] jellyfin returns 502 for 3 checks in a row; container is up but the DB is locked
 
 Write it at most once per session. The next tier starts after you finish, with your reason, your
-final message and the events you recorded. Do not escalate for problems you already fixed, for
-services in cooldown, or for transient blips that cleared on a retry."""
+final message and the events you recorded. At the highest tier available (tier 3, or a lower
+configured maximum) there is no next tier: the marker is recorded but starts nothing, so say in
+your final message what a human must do instead.
+
+Every tier is bound by the same cooldowns. Escalate a service in cooldown only when it needs a
+remedy beyond a restart (a configuration change, a redeploy, a rollback), never only so that a
+restart the cooldown refused is tried again: it would be refused there too. Do not escalate for
+problems you already fixed or for transient blips that cleared on a retry."""
 
 
 @hookimpl

@@ -97,6 +97,42 @@ def test_the_prompt_of_every_tier_teaches_every_registered_marker(tier, state_di
         close_store()
 
 
+def loaded_prompt(state_dir: Path, tier: int) -> str:
+    """The user prompt of a ``tier`` session with every built-in plugin, as the runner sends it."""
+    app = load_app(state_dir, builtins=DEFAULT_PLUGINS)
+    try:
+        return load_tier_prompt(app.config, tier, app.markers)
+    finally:
+        close_store()
+
+
+def section(prompt: str, heading: str) -> str:
+    """The text under ``heading`` up to the next heading of the same level, on one line."""
+    start = prompt.index(heading + "\n")
+    end = prompt.find("\n## ", start + len(heading))
+    return " ".join((prompt[start:] if end < 0 else prompt[start:end]).split())
+
+
+@pytest.mark.parametrize("tier", [1, 2, 3])
+def test_every_tier_gets_one_rule_for_escalating_a_service_in_cooldown(tier, state_dir):
+    """Higher tiers are bound by the same cooldowns: escalating only to retry a refused restart is pointless,
+    escalating for a remedy beyond a restart is right. No part of a loaded prompt says otherwise."""
+    prompt = loaded_prompt(state_dir, tier)
+    shared = section(prompt, "## Escalation")
+    assert "Every tier is bound by the same cooldowns" in shared and "remedy beyond a restart" in shared
+    for contradiction in ("for services in cooldown", "in cooldown and still failing", "not in cooldown for that"):
+        assert contradiction not in " ".join(prompt.split())
+
+
+def test_the_highest_tier_is_not_told_to_ask_for_a_higher_one(state_dir):
+    prompt = loaded_prompt(state_dir, 3)
+    assert "There is no tier above you" in prompt
+    shared = section(prompt, "## Escalation")
+    assert shared.count("ask for the next tier") == 1
+    assert "and a higher tier is available" in shared.split("ask for the next tier")[0]
+    assert "At the highest tier available (tier 3, or a lower configured maximum) there is no next tier" in shared
+
+
 @pytest.mark.parametrize("name", ["tier1-observe.md", "tier2-investigate.md", "tier3-remediate.md"])
 def test_shipped_prompts_leave_marker_formats_to_the_plugins(name):
     text = (shipped_prompts_dir() / name).read_text()
