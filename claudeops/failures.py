@@ -26,10 +26,14 @@ AUTH_HINT = "check ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN in the runner's 
 _API_ERROR_PREFIX = re.compile(r"^API Error:\s*", re.IGNORECASE)
 
 
-def result_failure(result: ResultMessage, api_error: str | None) -> str:
-    """Why an ``is_error`` result ended the session."""
+def result_failure(result: ResultMessage, api_error: str | None, max_turns: int | None = None) -> str:
+    """Why an ``is_error`` result ended the session.
+
+    For the turn limit the reason quotes ``max_turns``, the setting the operator can change: the
+    CLI's own ``num_turns`` counts differently (2 when the limit of 1 stops it).
+    """
     if result.subtype == "error_max_turns":
-        return f"max turns reached ({result.num_turns} turns)"
+        return f"max turns reached (max_turns is {max_turns})" if max_turns else "max turns reached"
     if result.subtype == "error_max_budget_usd":
         cost = f"${result.total_cost_usd:.2f}" if result.total_cost_usd is not None else "the limit"
         return f"budget exceeded ({cost} spent)"

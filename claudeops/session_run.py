@@ -205,7 +205,7 @@ class SessionRun:
             error = await self._stream(session, prompt, options, dispatcher)
         except Exception as exc:  # a plugin in strict mode, a prompt or transport problem
             error = exc
-        return dispatcher.state, *self._verdict(dispatcher.state, error)
+        return dispatcher.state, *self._verdict(session, dispatcher.state, error)
 
     async def _stream(self, session: Session, prompt: str, options: Any,
                       dispatcher: StreamDispatcher) -> Exception | None:
@@ -229,11 +229,11 @@ class SessionRun:
                 self._transport.writer.close()
         return None
 
-    def _verdict(self, state: StreamState, error: Exception | None) -> tuple[str, str | None]:
+    def _verdict(self, session: Session, state: StreamState, error: Exception | None) -> tuple[str, str | None]:
         if self.stopped is not None:
             return self.stopped
         if state.result is not None and state.result.is_error:
-            return "failed", result_failure(state.result, state.api_error)
+            return "failed", result_failure(state.result, state.api_error, session.settings.max_turns)
         if error is not None:
             if not isinstance(error, PluginError):
                 log.debug("session ended by an exception", exc_info=error)

@@ -41,7 +41,7 @@ def run_with(app: Any, transport: Any, **fields: Any):
     ({"is_error": True, "api_error_status": 401}, "authentication failed (API status 401)"),
     ({"is_error": True, "api_error_status": 500}, "API error status 500"),
     ({"is_error": True, "subtype": "error_max_turns", "errors": ["Reached maximum number of turns (3)"]},
-     "max turns reached"),
+     "max turns reached (max_turns is 30)"),
     ({"is_error": True, "subtype": "error_max_budget_usd", "cost_usd": 0.51}, "budget exceeded ($0.51 spent)"),
     ({"is_error": True}, "API error: something"),
 ])
