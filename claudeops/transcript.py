@@ -52,8 +52,8 @@ _PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
     (("authorization", "x-api-key"),
      re.compile(r"((?:authorization|proxy-authorization|x-api-key)\\?\"?\s*[:=]\s*\\?\"?\s*"
                 r"(?:(?:bearer|basic|token)\s+)?)[^\s\"'\\,;}]+", re.IGNORECASE), r"\1" + REDACTED),
-    # credentials in URLs: scheme://user:password@host
-    (("://",), re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@\"'\\]+:)[^\s@/\"'\\]+@"), r"\1" + REDACTED + "@"),
+    # credentials in URLs: scheme://user:password@host, the user possibly empty (redis://:password@host)
+    (("://",), re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@\"'\\]*:)[^\s@/\"'\\]+@"), r"\1" + REDACTED + "@"),
 )
 
 

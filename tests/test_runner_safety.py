@@ -63,6 +63,7 @@ def test_dry_run_refuses_file_writing_tools_only():
     ("x-api-key: 0123456789abcdef", "x-api-key: ***"),
     ("postgresql://claudeops:p4ssw0rd@db:5432/x", "postgresql://claudeops:***@db:5432/x"),
     ("https://admin:hunter2@nas.lan/api", "https://admin:***@nas.lan/api"),
+    ("redis://:s3cret@cache:6379/0", "redis://:***@cache:6379/0"),
 ])
 def test_secrets_are_redacted_and_the_line_stays_valid_json(secret, kept):
     line = redact(json.dumps({"text": f"before {secret} after", "headers": {"x-api-key": "k-123456"}}))
