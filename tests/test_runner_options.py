@@ -113,6 +113,14 @@ def section(prompt: str, heading: str) -> str:
     return " ".join((prompt[start:] if end < 0 else prompt[start:end]).split())
 
 
+def test_marker_sections_follow_the_tier_prompt_last_registered_plugin_first(state_dir):
+    """pluggy calls ``register_marker_types`` newest registration first, so the built-ins' sections come in
+    the reverse of DEFAULT_PLUGINS (docs/runner.md, step 6)."""
+    prompt = loaded_prompt(state_dir, 1)
+    headings = ["## Memory Recording", "## Remediation records (cooldowns)", "## Events", "## Escalation"]
+    assert sorted(headings, key=lambda heading: prompt.index(f"\n{heading}\n")) == headings
+
+
 @pytest.mark.parametrize("tier", [1, 2, 3])
 def test_every_tier_gets_one_rule_for_escalating_a_service_in_cooldown(tier, state_dir):
     """Higher tiers are bound by the same cooldowns: escalating only to retry a refused restart is pointless,
