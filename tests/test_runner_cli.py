@@ -92,6 +92,10 @@ def with_string_content(frame: dict) -> None:
     frame["message"]["content"] = "all good"
 
 
+def with_a_string_message(frame: dict) -> None:
+    frame["message"] = "all good"
+
+
 def without_duration(frame: dict) -> None:
     del frame["duration_ms"]
 
@@ -99,6 +103,7 @@ def without_duration(frame: dict) -> None:
 @pytest.mark.parametrize(("spoil", "index", "problem"), [
     (without_model, 1, "Missing required field in assistant message: 'model'"),
     (with_string_content, 1, "Invalid assistant content (expected list, got str)"),
+    (with_a_string_message, 1, "string indices must be integers, not 'str'"),
     (without_duration, 2, "Missing required field in result message: 'duration_ms'"),
 ])
 def test_a_frame_the_sdk_cannot_parse_is_refused_before_any_session(runner_app, tmp_path, spoil, index, problem):
