@@ -41,7 +41,7 @@ from claudeops.plugins import PluginError
 from claudeops.prompts import load_tier_prompt
 from claudeops.session import Handoff, Outcome, Session
 from claudeops.sessions import insert_session_row, update_session_row
-from claudeops.store import db
+from claudeops.store import db, write_patiently
 from claudeops.stream import StreamDispatcher, StreamState
 from claudeops.transcript import TeeTransport, TranscriptWriter, secret_literals
 
@@ -172,11 +172,16 @@ class SessionRun:
         """Insert the ``running`` row and build the :class:`Session` hooks will see."""
         tier_settings = self.app.config.tier(self.plan.tier)
         clock = self.settings.clock
-        with db.atomic():  # one commit: the row and where its transcript is, before anything can fail
-            session_id = insert_session_row(self.plan.tier, tier_settings.model, self.plan.trigger,
-                                            self.plan.parent_id, now_timestamp(clock))
-            self.transcript = self.app.state_dir / "transcripts" / f"{session_id}.jsonl"
-            update_session_row(session_id, transcript_path=str(self.transcript))
+
+        def insert() -> int:
+            with db.atomic():  # one commit: the row and where its transcript is, before anything can fail
+                session_id = insert_session_row(self.plan.tier, tier_settings.model, self.plan.trigger,
+                                                self.plan.parent_id, now_timestamp(clock))
+                update_session_row(session_id, transcript_path=str(self._transcript_of(session_id)))
+            return session_id
+
+        session_id = write_patiently(insert, "starting a session")
+        self.transcript = self._transcript_of(session_id)
         self.session = Session(id=session_id, tier=self.plan.tier, model=tier_settings.model,
                                trigger=self.plan.trigger, config=self.app.config, hook=self.app.hook,
                                parent_id=self.plan.parent_id, dry_run=self.settings.dry_run,
@@ -320,12 +325,19 @@ class SessionRun:
             self.settings.observer.session_ended(report)
         return report
 
+    def _transcript_of(self, session_id: int) -> Path:
+        return self.app.state_dir / "transcripts" / f"{session_id}.jsonl"
+
     def _record_row(self, session: Session, outcome: Outcome, state: StreamState) -> None:
-        with db.atomic():
-            update_session_row(
-                session.id, status=outcome.status, ended_at=session.now(), cost_usd=outcome.cost_usd,
-                num_turns=outcome.num_turns, duration_ms=outcome.duration_ms, result=outcome.result_text,
-                sdk_session_id=outcome.sdk_session_id, error=outcome.reason, model=state.model or session.model)
+        def update() -> None:
+            with db.atomic():
+                update_session_row(
+                    session.id, status=outcome.status, ended_at=session.now(), cost_usd=outcome.cost_usd,
+                    num_turns=outcome.num_turns, duration_ms=outcome.duration_ms, result=outcome.result_text,
+                    sdk_session_id=outcome.sdk_session_id, error=outcome.reason,
+                    model=state.model or session.model)
+
+        write_patiently(update, f"recording how session #{session.id} ended")
 
 
 def _record_event(session: Session, level: str, message: str) -> None:

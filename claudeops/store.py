@@ -8,18 +8,30 @@ and a deferred read-then-write transaction cannot be retried by the busy handler
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import peewee
 from playhouse.db_url import connect as connect_url
 
 from claudeops.clock import now_timestamp
 
+log = logging.getLogger(__name__)
+
 db = peewee.DatabaseProxy()
 """The one database every model binds to; initialised by :func:`open_store`."""
+
+LOCKED_PATIENCE_SECONDS = 60.0
+"""How long a session keeps retrying a write SQLite refused as locked, on top of each attempt's
+own busy timeout: an unattended run should wait out a long dashboard edit or an operator's open
+``sqlite3`` shell rather than lose a marker or leave its row ``running``."""
+
+T = TypeVar("T")
 
 SQLITE_PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "normal", "busy_timeout": 5000}
 MIGRATIONS_TABLE = "claudeops_migrations"
@@ -56,6 +68,52 @@ def open_store(url: str) -> peewee.Database:
     except (peewee.OperationalError, peewee.ImproperlyConfigured, sqlite3.Error) as exc:
         raise StoreError(f"cannot open database {mask_url(url)}: {exc}") from None
     return database
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite refusing a statement because another connection holds the lock."""
+    return isinstance(exc, peewee.OperationalError | sqlite3.OperationalError) and "locked" in str(exc)
+
+
+class LockedPatience:
+    """The pacing of retries for one write that met a locked database: a warning, then back-off to a deadline.
+
+    A transaction that failed this way was rolled back whole (``db.atomic``), so running it again
+    cannot store anything twice.
+    """
+
+    def __init__(self, what: str, patience: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.what = what
+        self.patience = LOCKED_PATIENCE_SECONDS if patience is None else patience
+        self._clock = clock
+        self._deadline = clock() + self.patience
+        self._delay = 0.1
+        self._warned = False
+
+    def delay_after(self, exc: BaseException) -> float | None:
+        """Seconds to wait before trying again; ``None`` when ``exc`` is no lock or patience has run out."""
+        left = self._deadline - self._clock()
+        if not is_locked(exc) or left <= 0:
+            return None
+        if not self._warned:
+            log.warning("%s: the database is locked by another process; retrying for up to %g s", self.what,
+                        self.patience)
+            self._warned = True
+        delay, self._delay = min(self._delay, left), min(self._delay * 2, 2.0)
+        return delay
+
+
+def write_patiently(write: Callable[[], T], what: str) -> T:
+    """``write()``, run again while the database is locked, for up to :data:`LOCKED_PATIENCE_SECONDS`."""
+    patience = LockedPatience(what)
+    while True:
+        try:
+            return write()
+        except Exception as exc:
+            delay = patience.delay_after(exc)
+            if delay is None:
+                raise
+            time.sleep(delay)
 
 
 def close_store() -> None:

@@ -12,16 +12,19 @@ killed halfway keeps every marker it had already produced.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from claude_agent_sdk import AssistantMessage, ResultMessage, SystemMessage, TextBlock, ToolUseBlock
 
 from claudeops.hookcalls import PluginCalls
-from claudeops.markers import Candidate, MarkerRegistry
+from claudeops.markers import Candidate, MarkerRegistry, MarkerType
 from claudeops.plugins import await_me_maybe
 from claudeops.session import Session
+from claudeops.store import LockedPatience
 
 log = logging.getLogger(__name__)
 
@@ -106,18 +109,34 @@ class StreamDispatcher:
     async def _dispatch(self, candidate: Candidate) -> None:
         marker_type = candidate.marker_type
         marker = candidate.parse()
-        try:
-            if marker is None:
-                if marker_type.on_malformed is not None:
-                    await await_me_maybe(marker_type.on_malformed(self.session, candidate.text))
-                else:
-                    log.warning("session #%s: ignored malformed %s marker: %s", self.session.id,
-                                marker_type.name, candidate.text[:200])
-                return
-            await await_me_maybe(marker_type.handler(self.session, marker))
-        except Exception as exc:
-            self.calls.fail(f"marker {marker_type.name} handler failed: {type(exc).__name__}: {exc}", exc)
+        if marker is None:
+            if marker_type.on_malformed is not None:
+                await self._call_handler(marker_type, marker_type.on_malformed, candidate.text)
+            else:
+                log.warning("session #%s: ignored malformed %s marker: %s", self.session.id,
+                            marker_type.name, candidate.text[:200])
+            return
+        if not await self._call_handler(marker_type, marker_type.handler, marker):
             return
         self.session.markers_recorded += 1
         if self._on_marker:
             await self.calls.each("on_marker", session=self.session, marker=marker)
+
+    async def _call_handler(self, marker_type: MarkerType, handler: Callable[..., Any], argument: Any) -> bool:
+        """Run a marker type's handler; a locked database is waited out, any other failure logged (False).
+
+        A handler commits its own transaction, and one refused as locked was rolled back whole, so
+        running it again stores the marker once.
+        """
+        patience: LockedPatience | None = None
+        while True:
+            try:
+                await await_me_maybe(handler(self.session, argument))
+                return True
+            except Exception as exc:
+                patience = patience or LockedPatience(f"session #{self.session.id}: {marker_type.name} marker")
+                delay = patience.delay_after(exc)
+                if delay is None:
+                    self.calls.fail(f"marker {marker_type.name} handler failed: {type(exc).__name__}: {exc}", exc)
+                    return False
+                await asyncio.sleep(delay)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import sqlite3
 import threading
+import time
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -20,6 +23,7 @@ from claudeops.replay import ReplayTransport, ScriptTransport, bash, script_to_s
 from claudeops.runner import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, RunRequest, execute, run_chain
 from claudeops.session_run import CLITransport
 from claudeops.sessions import SessionRow, start_session_row
+from claudeops.store import db
 
 pytest_plugins = ["runner_fixtures"]
 
@@ -146,3 +150,51 @@ def test_a_finished_session_leaves_nothing_for_the_cycle_collector(runner_app):
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+class LockingTransport(ScriptTransport):
+    """A script during which another process (an operator's ``sqlite3`` shell) holds the write lock.
+
+    The lock is taken just before the frame of type ``lock_before`` and released ``seconds`` later.
+    """
+
+    def __init__(self, steps: list[Any], database: Path, lock_before: str, seconds: float) -> None:
+        super().__init__(steps)
+        self.database, self.lock_before, self.seconds = database, lock_before, seconds
+        self.holder: threading.Thread | None = None
+
+    async def read_messages(self):  # type: ignore[override]
+        async for frame in super().read_messages():
+            if frame["type"] == self.lock_before and self.holder is None:
+                self.holder = hold_the_write_lock(self.database, self.seconds)
+            yield frame
+
+
+def hold_the_write_lock(database: Path, seconds: float) -> threading.Thread:
+    taken = threading.Event()
+
+    def hold() -> None:
+        other = sqlite3.connect(database, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        taken.set()
+        time.sleep(seconds)
+        other.execute("COMMIT")
+        other.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    taken.wait()
+    return holder
+
+
+@pytest.mark.parametrize("lock_before", ["assistant", "result"])
+def test_a_database_locked_past_the_busy_timeout_is_waited_out_and_nothing_is_lost(runner_app, state_dir,
+                                                                                  lock_before, caplog):
+    db.execute_sql("PRAGMA busy_timeout = 50")  # each attempt gives up after 50 ms instead of 5 s
+    transport = LockingTransport(["[NOTE] seen while another process held the lock"], state_dir / "claudeops.db",
+                                 lock_before, seconds=0.6)
+    [report] = run_with(runner_app, transport)
+    transport.holder.join()
+    assert notes() == ["seen while another process held the lock"]
+    assert row(report.session_id).status == "completed" and report.markers_recorded == 1
+    assert "the database is locked by another process; retrying for up to 60 s" in caplog.text
