@@ -13,6 +13,12 @@ from claudeops.markers import Marker, MarkerType
 from claudeops.session import EscalationRequest, Session
 
 HANDOFF_ORDER = 20
+HANDOFF_TEXT_CHARS = 8_000
+"""The previous tier's final report is cut here: the appended sections travel to the CLI as one
+command-line argument, which Linux caps at 128 KiB (a 144 KB report made the next tier fail
+with "Argument list too long"). The whole text stays in the previous session's row."""
+HANDOFF_EVENTS = 50
+HANDOFF_EVENT_CHARS = 300
 ESCALATE_PATTERN = re.compile(r"\[ESCALATE\][ \t]*(.+)")
 
 PROMPT_SECTION = """\
@@ -63,15 +69,27 @@ def render_handoff(session: Session) -> str:
     """The section that tells an escalated session why it exists and what the lower tier saw."""
     handoff = session.handoff
     assert handoff is not None
+    source = f"session #{handoff.from_session_id}"
     lines = [
-        f"## Escalation from tier {handoff.from_tier} (session #{handoff.from_session_id})",
+        f"## Escalation from tier {handoff.from_tier} ({source})",
         "",
-        f"Reason: {handoff.reason}",
+        f"Reason: {_cut(handoff.reason, HANDOFF_EVENT_CHARS)}",
         "",
         "Final report of the previous tier:",
         "",
-        handoff.final_text.strip() or "(no final text)",
+        _cut(handoff.final_text.strip(), HANDOFF_TEXT_CHARS, f"; the whole report is in {source}")
+        or "(no final text)",
     ]
     if handoff.events:
-        lines += ["", "Events it recorded:", ""] + [f"- {event}" for event in handoff.events]
+        lines += ["", "Events it recorded:", ""]
+        lines += [f"- {_cut(event, HANDOFF_EVENT_CHARS)}" for event in handoff.events[:HANDOFF_EVENTS]]
+        if len(handoff.events) > HANDOFF_EVENTS:
+            lines.append(f"- … and {len(handoff.events) - HANDOFF_EVENTS} more (claudeops events list)")
     return "\n".join(lines)
+
+
+def _cut(text: str, limit: int, where: str = "") -> str:
+    """``text``, or its first ``limit`` characters and a note saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]} … [{len(text) - limit} more characters cut{where}]"

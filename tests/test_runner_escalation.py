@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from runner_support import events, notes, replay, row
 
+from claudeops.escalation import HANDOFF_EVENT_CHARS, HANDOFF_EVENTS, HANDOFF_TEXT_CHARS, render_handoff
 from claudeops.replay import bash, script_to_stream
+from claudeops.session import Handoff, Session
 from claudeops.sessions import SessionRow
 
 pytest_plugins = ["runner_fixtures"]
@@ -78,3 +80,25 @@ def test_only_the_first_escalate_marker_of_a_session_counts(runner_app, plugin):
     parent, child = replay(runner_app, twice, TIER2)
     assert parent.escalation_requested == "first reason"
     assert "second reason" not in plugin.appended[child.session_id].split("Final report")[0]
+
+
+
+def test_a_huge_final_report_is_cut_in_the_handoff(runner_app, plugin):
+    report = "x" * 150_000  # the handoff travels in one CLI argument, which Linux caps at 128 KiB
+    parent, child = replay(runner_app, script_to_stream([f"{report}\n[ESCALATE] too much to say"]),
+                           script_to_stream(["tier 2 here"]))
+    handoff = plugin.appended[child.session_id]
+    assert child.status == "completed" and len(handoff) < HANDOFF_TEXT_CHARS + 2_000
+    assert f"[142027 more characters cut; the whole report is in session #{parent.session_id}]" in handoff
+    assert row(parent.session_id).result.startswith(report)  # the row keeps it whole
+
+
+def test_the_handoff_lists_at_most_fifty_events_each_on_one_short_line():
+    events = tuple(f"[warning] event {index} " + "y" * 400 for index in range(80))
+    handoff = Handoff(7, 1, "r" * 1_000, "done", events)
+    text = render_handoff(Session(id=8, tier=2, model="sonnet", trigger="escalation", config=None, hook=None,
+                                  handoff=handoff))
+    listed = [line for line in text.splitlines() if line.startswith("- ")]
+    assert len(listed) == HANDOFF_EVENTS + 1 and listed[-1] == "- … and 30 more (claudeops events list)"
+    assert all(len(line) < HANDOFF_EVENT_CHARS + 60 for line in listed)
+    assert "Reason: " + "r" * HANDOFF_EVENT_CHARS + " … [700 more characters cut]" in text
