@@ -326,6 +326,7 @@ def validate_core(config: Config) -> None:
         # an empty model would make the SDK leave out --model, and the CLI's default is its most expensive one
         require(bool(settings.model) and not any(char.isspace() for char in settings.model), f"{section}.model",
                 "a model alias or name without blanks")
+        require(bool(settings.prompt.strip()), f"{section}.prompt", "a prompt file name or path")
         require(settings.permission_mode in PERMISSION_MODES, f"{section}.permission_mode",
                 ", ".join(PERMISSION_MODES))
         require(settings.max_turns > 0, f"{section}.max_turns", "a positive integer")

@@ -147,6 +147,7 @@ def test_shipped_config_toml_documents_every_setting_at_its_default():
     ("[tier1]\ntimeout_seconds = -5\n", "'tier1.timeout_seconds' must be 0 (no limit) or more, not -5.0"),
     ('[tier1]\nmodel = ""\n', "'tier1.model' must be a model alias or name without blanks, not ''"),
     ('[tier2]\nmodel = "  "\n', "'tier2.model' must be a model alias or name without blanks, not '  '"),
+    ('[tier3]\nprompt = ""\n', "'tier3.prompt' must be a prompt file name or path, not ''"),
 ])
 def test_out_of_range_value_is_a_one_line_error_naming_key_and_file(tmp_path, text, message):
     path = write_config(tmp_path, text)
