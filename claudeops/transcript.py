@@ -1,8 +1,9 @@
 """Session transcripts: the raw stream, one JSON object per line, with secrets redacted.
 
 Every frame the transport reads (system, assistant, user/tool results, result, control
-requests) is written as it arrives. The file is itself a valid recording: ``claudeops run
---replay <transcript>`` replays it (the replay transport ignores control frames).
+requests) is written as it arrives. The file of a session that reached its result is itself a
+valid recording: ``claudeops run --replay <transcript>`` replays it (the replay transport ignores
+control frames); an interrupted session's file has no result frame and is refused as cut short.
 
 A transport that still has each frame's text (a recording replayed from a file) hands it over
 as it is; frames that reach us only as dicts (the CLI's, which the SDK parses; a scripted
