@@ -132,6 +132,14 @@ def test_every_tier_gets_one_rule_for_escalating_a_service_in_cooldown(tier, sta
         assert contradiction not in " ".join(prompt.split())
 
 
+def test_tier_1_is_not_told_to_read_the_cooldown_state_it_does_not_get(state_dir):
+    """The cooldowns plugin shows its counters to tiers 2 and 3 only (they may remediate)."""
+    prompt = " ".join(loaded_prompt(state_dir, 1).split())
+    assert "which services are in cooldown" not in prompt and "You do not see them" in prompt
+    for tier in (2, 3):
+        assert "in cooldown" in " ".join(loaded_prompt(state_dir, tier).split())
+
+
 def test_the_highest_tier_is_not_told_to_ask_for_a_higher_one(state_dir):
     prompt = loaded_prompt(state_dir, 3)
     assert "There is no tier above you" in prompt
