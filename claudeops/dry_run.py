@@ -60,7 +60,7 @@ _SERVICE_WRITES = frozenset({"start", "stop", "restart", "reload", "force-reload
 _ALWAYS_MUTATING = frozenset({
     "rm", "rmdir", "mv", "cp", "touch", "mkdir", "chmod", "chown", "ln", "tee", "truncate", "dd", "install",
     "kill", "pkill", "killall", "reboot", "shutdown", "poweroff", "halt", "apprise", "ansible-playbook",
-    "crontab", "useradd", "userdel", "usermod", "pip", "npm", "rsync", "scp", "mount", "umount",
+    "crontab", "useradd", "userdel", "usermod", "pip", "npm", "rsync", "scp", "umount",
 })
 _CURL_HTTP_WRITE = re.compile(r"(?:-X|--request)\s*['\"]?(?:POST|PUT|PATCH|DELETE)\b|\s(?:-d|--data\S*|-F|--form)\b",
                               re.IGNORECASE)
@@ -232,6 +232,18 @@ def _service(arguments: list[str]) -> str | None:
     return _WRITES if len(positional) >= 2 and positional[1] in _SERVICE_WRITES else None
 
 
+_MOUNT = _Syntax(short_values="tOoLUN", long_values=frozenset({
+    "--types", "--test-opts", "--options", "--label", "--uuid", "--namespace", "--target", "--source"}))
+_MOUNT_SOURCES = frozenset({"-a", "--all", "--target", "--source", "-L", "--label", "-U", "--uuid"})
+"""mount options that name what to mount, where an operand would."""
+
+
+def _mount(arguments: list[str]) -> str | None:
+    """``mount`` with nothing to mount (``mount``, ``mount -t nfs4``) only lists what is mounted."""
+    options, operands = _read_options(arguments, _MOUNT)
+    return _WRITES if operands or any(name in _MOUNT_SOURCES for name, _ in options) else None
+
+
 _WGET = _Syntax(short_values="oaiBtOTwQPUlARDIXe", long_values=frozenset({
     "--output-document", "--output-file", "--append-output", "--input-file", "--method", "--post-data",
     "--post-file", "--body-data", "--body-file", "--save-cookies", "--load-cookies", "--warc-file", "--header",
@@ -373,7 +385,7 @@ def _redis_cli(arguments: list[str]) -> str | None:
 
 
 _JUDGES: dict[str, Callable[[list[str]], str | None]] = {
-    "sed": _sed, "curl": _curl, "wget": _wget, "service": _service, "psql": _psql, "mysql": _mysql,
+    "sed": _sed, "curl": _curl, "wget": _wget, "mount": _mount, "service": _service, "psql": _psql, "mysql": _mysql,
     "mariadb": _mysql, "sqlite3": _sqlite3, "redis-cli": _redis_cli,
 }
 """Programs whose options and operands decide (the rest are decided by their name or sub-command)."""

@@ -1,4 +1,4 @@
-"""Tier 1 and dry runs refuse database writes and downloads into files, and keep read-only checks allowed."""
+"""Tier 1 and dry runs refuse database writes, downloads into files and mounts, and keep read-only checks allowed."""
 
 from __future__ import annotations
 
@@ -55,8 +55,10 @@ TIER_1 = "tier 1 is read-only"
     "wget --post-data 'a=1' -O- http://hass.lan/api",
     "wget -qO- -o /tmp/wget.log http://x/health",
     "ssh db.lan psql -c \"'DROP TABLE x'\"",
+    "mount /dev/sdb1 /srv/media",
+    "sudo mount -a",
 ])
-def test_tier_1_refuses_database_writes_and_downloads_into_files(command):
+def test_tier_1_refuses_database_writes_downloads_into_files_and_mounts(command):
     assert mutating_command(command) is not None
     assert mutating_reason("Bash", {"command": command}, TIER_1).startswith(f"{TIER_1}: `")
 
@@ -113,8 +115,10 @@ def test_tier_1_refuses_queries_it_cannot_see_and_says_how_to_pass_them(command)
     "wget --spider http://x/health",
     "curl -fsS http://x/health",
     "curl -sS -o /dev/null -w '%{http_code}' --max-time 10 http://x/health",
+    "mount",
+    "mount -t nfs4",
 ])
-def test_tier_1_allows_read_only_database_and_http_checks(command):
+def test_tier_1_allows_read_only_database_http_and_mount_checks(command):
     assert mutating_command(command) is None
 
 
