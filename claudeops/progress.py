@@ -15,7 +15,7 @@ from rich.live import Live
 from rich.text import Text
 
 from claudeops.session import Session
-from claudeops.session_run import SessionReport
+from claudeops.session_run import SessionReport, counted
 from claudeops.stream import StreamState
 
 STATUS_STYLE = {"completed": "green", "escalated": "yellow", "failed": "red", "interrupted": "red"}
@@ -25,9 +25,9 @@ def summary_line(report: SessionReport) -> str:
     """One line per finished session, for people and for cron mail alike."""
     parts = [f"session #{report.session_id}", f"tier {report.tier}", report.model or "?", report.status]
     if report.num_turns is not None:
-        parts.append(f"{report.num_turns} turns")
-    parts.append(f"{report.tool_calls} tool calls")
-    parts.append(f"{report.markers_recorded} markers")
+        parts.append(counted(report.num_turns, "turn"))
+    parts.append(counted(report.tool_calls, "tool call"))
+    parts.append(counted(report.markers_recorded, "marker"))
     if report.cost_usd is not None:
         parts.append(f"${report.cost_usd:.4f}")
     if report.duration_ms is not None:
@@ -85,7 +85,8 @@ class LiveProgress:
         elapsed = time.monotonic() - self._started
         text = Text.assemble(
             ("● ", "cyan"), f"session #{session.id} · tier {session.tier} · {model} · ",
-            f"{state.turns} turns · {state.tool_calls} tool calls · {session.markers_recorded} markers · ",
+            f"{counted(state.turns, 'turn')} · {counted(state.tool_calls, 'tool call')} · "
+            f"{counted(session.markers_recorded, 'marker')} · ",
             f"{elapsed:.0f} s")
         if session.dry_run:
             text.append(" · dry run", style="yellow")

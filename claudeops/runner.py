@@ -125,14 +125,22 @@ class SessionChain:
         return None
 
     def _next(self, report: SessionReport) -> SessionPlan | None:
-        if report.escalation_requested is None or report.escalation_note is not None:
+        if report.escalation_requested is None:
             return None
-        if report.status not in ("escalated", "failed"):
+        next_tier = report.tier + 1
+        why_not = report.escalation_note  # None also for an interrupted session, which was never asked
+        if why_not is None and report.status == "interrupted":
+            why_not = "the session was interrupted"
+        if why_not is not None:
+            log.info("escalation of session #%d to tier %d suppressed (%s): %s", report.session_id, next_tier,
+                     why_not, report.escalation_requested)
             return None
+        log.info("session #%d escalates: starting tier %d: %s", report.session_id, next_tier,
+                 report.escalation_requested)
         events = tuple(_describe(event) for event in report.events)
         handoff = Handoff(report.session_id, report.tier, report.escalation_requested, report.result_text or "",
                           events)
-        return SessionPlan(report.tier + 1, "escalation", report.session_id, handoff)
+        return SessionPlan(next_tier, "escalation", report.session_id, handoff)
 
 
 def _describe(event: Any) -> str:

@@ -112,6 +112,11 @@ class SessionReport(Outcome):
         return data
 
 
+def counted(number: int, noun: str) -> str:
+    """``1 turn``, ``2 turns``: the counts people read in progress lines, summaries and logs."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 EscalationVerdict = Callable[[Session], "str | None"]
 """Given a session that asked to escalate: ``None`` if the next tier will start, else why not."""
 
@@ -186,6 +191,9 @@ class SessionRun:
                                trigger=self.plan.trigger, config=self.app.config, hook=self.app.hook,
                                parent_id=self.plan.parent_id, dry_run=self.settings.dry_run,
                                handoff=self.plan.handoff, clock=clock)
+        parent = f", escalated from session #{self.plan.parent_id}" if self.plan.parent_id is not None else ""
+        log.info("session #%d started: tier %d, model %s, trigger %s%s", session_id, self.plan.tier,
+                 tier_settings.model, self.plan.trigger, parent)
         if self.settings.observer is not None:
             self.settings.observer.session_started(self.session)
         return self.session
@@ -321,6 +329,7 @@ class SessionRun:
             escalation_requested=session.escalation.reason if session.escalation else None,
             escalation_note=note, plugin_failures=tuple(self.calls.failures),
             events=tuple(session.recorded_events))
+        _log_end(report)
         if self.settings.observer is not None:
             self.settings.observer.session_ended(report)
         return report
@@ -338,6 +347,16 @@ class SessionRun:
                     model=state.model or session.model)
 
         write_patiently(update, f"recording how session #{session.id} ended")
+
+
+def _log_end(report: SessionReport) -> None:
+    """The INFO record of a session's end: what ``--log-level info`` shows of a run, one line per session."""
+    status = f"{report.status} ({report.reason})" if report.reason else report.status
+    turns = "? turns" if report.num_turns is None else counted(report.num_turns, "turn")
+    duration = "?" if report.duration_ms is None else f"{report.duration_ms / 1000:.1f}"
+    log.info("session #%d ended: %s; %s, %s, %s denied, %s recorded, %s s", report.session_id, status, turns,
+             counted(report.tool_calls, "tool call"), counted(report.tools_denied, "tool"),
+             counted(report.markers_recorded, "marker"), duration)
 
 
 def _record_event(session: Session, level: str, message: str) -> None:
