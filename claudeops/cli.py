@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 import peewee
@@ -20,11 +20,13 @@ from claudeops import __version__
 from claudeops.app import App
 from claudeops.config import ConfigError
 from claudeops.exit_codes import EXIT_FAILED, EXIT_USAGE
-from claudeops.logs import LOG_FORMATS, LOG_LEVELS, configure_logging
+from claudeops.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, report_problem
 from claudeops.plugins import PluginError, describe_plugins
 from claudeops.store import StoreError, backup_sqlite, mask_url
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class AppState:
@@ -51,6 +53,25 @@ def pass_app(function: Any) -> Any:
     return wrapper
 
 
+def log_options(command: F) -> F:
+    """``--log-level`` and ``--log-format``, declared once for the group and for ``run``.
+
+    ``run`` repeats them because cron lines are written as ``claudeops run ... --log-format json``;
+    its value is applied after the group's (:func:`apply_log_options`), so it wins.
+    """
+    command = click.option("--log-format", type=click.Choice(LOG_FORMATS),
+                           help="Log lines as text or JSON (default: log_format from config, text).")(command)
+    return click.option("--log-level", type=click.Choice(LOG_LEVELS),
+                        help="Log verbosity on stderr (default: log_level from config, warning).")(command)
+
+
+def apply_log_options(app: App, log_level: str | None, log_format: str | None) -> None:
+    """Let the flags given (``None``: not given) override the config, and send logs where it says."""
+    app.config.override("log_level", log_level)
+    app.config.override("log_format", log_format)
+    configure_logging(app.config.core.log_level, app.config.core.log_format)
+
+
 def open_store_or_fail(app: App, *, migrate: bool = True) -> None:
     """Open the database for a command; a problem becomes a one-line error (a bad state_dir: exit 2)."""
     try:
@@ -70,9 +91,7 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
                   help="Config file (default: $CLAUDEOPS_CONFIG, else ./config.toml, else built-in defaults).")
     @click.option("--state-dir", metavar="DIR", help="Override state_dir (database, transcripts, lock).")
     @click.option("--database-url", metavar="URL", help="Override database_url (sqlite:///… or postgresql://…).")
-    @click.option("--log-level", type=click.Choice(LOG_LEVELS),
-                  help="Log verbosity on stderr (default: log_level from config, warning).")
-    @click.option("--log-format", type=click.Choice(LOG_FORMATS), help="Log lines as text or JSON.")
+    @log_options
     @click.pass_context
     def cli(ctx: click.Context, config_path: str | None, state_dir: str | None, database_url: str | None,
             log_level: str | None, log_format: str | None) -> None:
@@ -92,9 +111,7 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
         if app is not None:
             app.config.override("state_dir", state_dir)
             app.config.override("database_url", database_url)
-            app.config.override("log_level", log_level)
-            app.config.override("log_format", log_format)
-            configure_logging(app.config.core.log_level, app.config.core.log_format)
+            apply_log_options(app, log_level, log_format)
         else:
             configure_logging(log_level or "warning", log_format or "text")
 
@@ -250,9 +267,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
-    """A one-line error on stderr and exit status ``code``, never a traceback.
+    """A one-line error on stderr (a JSON record with JSON logs) and exit status ``code``, never a traceback.
 
     For exits click's own errors do not cover: outside a command, or with a status other than 1.
     """
-    click.echo(f"claudeops: error: {message}", err=True)
+    report_problem(message, "claudeops: error: ")
     sys.exit(code)

@@ -1,7 +1,8 @@
 """Logging to stderr, as text for people or as JSON lines for log shippers.
 
 Cron mails whatever a job prints, so stdout stays for results and everything diagnostic goes
-to stderr, one line per record.
+to stderr, one line per record. With JSON logs that includes the one line per problem that
+cron mails (:func:`report_problem`), so a log shipper reading stderr never meets plain text.
 """
 
 from __future__ import annotations
@@ -9,6 +10,9 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from typing import TextIO
+
+import click
 
 from claudeops.clock import now_timestamp
 from claudeops.plugins import DEFAULT_PLUGINS
@@ -17,6 +21,8 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 LOG_FORMATS = ("text", "json")
 LOGGED_PACKAGES = tuple(dict.fromkeys(name.split(".")[0] for name in DEFAULT_PLUGINS))
 """The top-level packages of the built-in plugins (the core among them), whose loggers ``log_level`` sets."""
+
+log = logging.getLogger("claudeops")
 
 
 class JsonFormatter(logging.Formatter):
@@ -34,21 +40,59 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(payload, ensure_ascii=False)
 
 
+class StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is when a record is emitted, like logging's own ``_StderrHandler``.
+
+    rich's live progress line swaps ``sys.stderr`` for a proxy that prints above the line; a
+    handler holding the stream it was created with would write straight through it and garble
+    the display.
+    """
+
+    def __init__(self) -> None:
+        logging.Handler.__init__(self)  # not StreamHandler's: it would assign the stream this class looks up
+
+    @property
+    def stream(self) -> TextIO:  # type: ignore[override]
+        return sys.stderr
+
+
 def configure_logging(level: str = "warning", fmt: str = "text") -> None:
     """Send the ``claudeops*`` loggers to stderr at ``level`` in ``fmt`` (text or json)."""
     if level not in LOG_LEVELS:
         raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
     if fmt not in LOG_FORMATS:
         raise ValueError(f"log format must be {' or '.join(LOG_FORMATS)}, not {fmt!r}")
-    handler = logging.StreamHandler(sys.stderr)
+    handler = StderrHandler()
     text_format = logging.Formatter("claudeops: %(levelname)s: %(message)s")
     handler.setFormatter(JsonFormatter() if fmt == "json" else text_format)
     root = logging.getLogger()
-    for existing in list(root.handlers):
-        if getattr(existing, "_claudeops", False):
-            root.removeHandler(existing)
+    if (existing := _installed_handler()) is not None:
+        root.removeHandler(existing)
     handler._claudeops = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(logging.WARNING)
     for name in LOGGED_PACKAGES:
         logging.getLogger(name).setLevel(level.upper())
+
+
+def json_logging() -> bool:
+    """Whether :func:`configure_logging` set up JSON lines (callers then keep plain text off stderr)."""
+    handler = _installed_handler()
+    return handler is not None and isinstance(handler.formatter, JsonFormatter)
+
+
+def report_problem(message: str, text_prefix: str = "claudeops: ") -> None:
+    """The one line cron mails for a problem: plain ``text_prefix + message``, or an error record with JSON logs.
+
+    The plain line carries no log level, which is what cron mail and existing scripts read, so
+    it is written directly rather than through the text formatter.
+    """
+    if json_logging():
+        log.error("%s", message)
+    else:
+        click.echo(f"{text_prefix}{message}", err=True)
+
+
+def _installed_handler() -> logging.Handler | None:
+    return next((handler for handler in logging.getLogger().handlers if getattr(handler, "_claudeops", False)),
+                None)

@@ -40,13 +40,13 @@ def summary_line(report: SessionReport) -> str:
     return line
 
 
-def problem_line(report: SessionReport) -> str | None:
-    """The cron line for a session that failed or was interrupted, or ``None``.
+def problem_message(report: SessionReport) -> str | None:
+    """What cron mails for a session that failed or was interrupted, or ``None``.
 
     Plugin failures are not repeated here: each was already logged as its own line.
     """
     if report.status in ("failed", "interrupted"):
-        return f"claudeops: session #{report.session_id} (tier {report.tier}) {report.status}: {report.reason}"
+        return f"session #{report.session_id} (tier {report.tier}) {report.status}: {report.reason}"
     return None
 
 

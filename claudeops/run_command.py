@@ -9,12 +9,13 @@ from pathlib import Path
 import click
 
 from claudeops.app import App
-from claudeops.cli import fail, pass_app
+from claudeops.cli import apply_log_options, fail, log_options, pass_app
 from claudeops.config import ConfigError, tier_section
-from claudeops.exit_codes import EXIT_LOCKED, EXIT_USAGE
+from claudeops.exit_codes import EXIT_LOCKED, EXIT_MEANINGS, EXIT_USAGE
 from claudeops.lock import LockHeld
+from claudeops.logs import json_logging, report_problem
 
-RUN_HELP = """Run one agent session of tier N, and the next tiers if it escalates.
+RUN_HELP_BEFORE_EXIT_CODES = """Run one agent session of tier N, and the next tiers if it escalates.
 
 \b
 Tier 1 observes, tier 2 investigates and may restart, tier 3 may redeploy; the
@@ -25,7 +26,9 @@ final report and events.
 
 \b
 From cron nothing is printed when all goes well; a failed or interrupted session
-prints one line on stderr. On a terminal a live progress line is shown.
+prints one line on stderr. On a terminal a live progress line is shown, unless
+--log-format json asks for nothing but JSON lines on stderr. --log-level and
+--log-format may be given before or after `run`.
 
 \b
 --replay FILE feeds a recorded stream-json session (what `claude -p
@@ -35,11 +38,9 @@ credentials or network needed. Give --replay once per tier to replay an
 escalation (the first file is tier N, the next one tier N+1, ...); without a
 recording for the next tier the escalation is recorded as suppressed.
 
-\b
-Exit codes: 0 every session completed or escalated; 1 a session failed;
-2 usage or configuration error; 75 another run holds the lock (try later);
-130 interrupted (SIGTERM/SIGINT; the session is recorded as interrupted).
+"""
 
+RUN_HELP_EXAMPLES = """
 \b
 Examples:
   claudeops run --tier 1                       # the cron job
@@ -47,7 +48,16 @@ Examples:
   claudeops run --replay examples/sessions/healthy-tier1.jsonl
   claudeops run --replay examples/sessions/escalate-tier1.jsonl \\
                 --replay examples/sessions/escalated-tier2.jsonl --json
+  claudeops run --tier 1 --log-format json     # every stderr line a JSON object
 """
+
+
+def exit_code_help() -> str:
+    """The exit codes paragraph of ``run --help``, from :data:`EXIT_MEANINGS` so help and docs cannot drift."""
+    return "\b\nExit codes:\n" + "".join(f"  {code} {meaning}\n" for code, meaning in EXIT_MEANINGS.items())
+
+
+RUN_HELP = RUN_HELP_BEFORE_EXIT_CODES + exit_code_help() + RUN_HELP_EXAMPLES
 
 
 @click.command("run", help=RUN_HELP)
@@ -71,21 +81,25 @@ Examples:
 @click.option("--prompt", metavar="TEXT", help="Use TEXT instead of the tier prompt file (marker sections "
                                                "are still appended).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary of every session on stdout.")
+@log_options
 @pass_app
 def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: bool, dry_run: bool,
                 model: str | None, max_turns: int | None, max_budget_usd: float | None, timeout: float | None,
-                trigger: str | None, prompt: str | None, as_json: bool) -> None:
+                trigger: str | None, prompt: str | None, as_json: bool, log_level: str | None,
+                log_format: str | None) -> None:
     # Imported here, not at the top: they pull in claude_agent_sdk (about half a second), which every other
     # command (``config show``, ``memories list``, ``--help``) would otherwise pay for at start-up.
-    from claudeops.progress import LiveProgress, problem_line
+    from claudeops.progress import LiveProgress, problem_message
     from claudeops.replay import ReplayError, ReplaySource, read_checked_recording
     from claudeops.runner import RunRequest, execute
 
+    apply_log_options(app, log_level, log_format)  # after the group's: a flag after ``run`` wins
     section = tier_section(tier)
     for key, value in (("model", model), ("max_turns", max_turns), ("max_budget_usd", max_budget_usd),
                        ("timeout_seconds", timeout)):
         app.config.override(f"{section}.{key}", value)
     interactive = sys.stderr.isatty()
+    live = interactive and not json_logging()  # JSON logs keep stderr to JSON lines, on a terminal too
     try:
         recordings = [read_checked_recording(path) for path in replays]  # first: a bad file is a usage error
     except ReplayError as exc:
@@ -94,7 +108,7 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
         tier=tier, trigger=trigger or _default_trigger(bool(replays), interactive), escalate=not no_escalate,
         dry_run=True if dry_run else None, prompt=prompt,
         transport_factory=ReplaySource(recordings) if recordings else None,
-        observer=LiveProgress() if interactive else None)
+        observer=LiveProgress() if live else None)
     try:
         result = execute(app, request)
     except LockHeld as exc:
@@ -103,10 +117,10 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
         fail(str(exc), EXIT_USAGE)
     if as_json:
         click.echo(json.dumps(result.as_dict(), indent=2))
-    if not interactive:
+    if not live:  # the live display's summary line already told the person at the terminal
         for report in result.sessions:
-            if (line := problem_line(report)) is not None:
-                click.echo(line, err=True)
+            if (message := problem_message(report)) is not None:
+                report_problem(message)
     click.get_current_context().exit(result.exit_code)
 
 
