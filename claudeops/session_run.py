@@ -352,11 +352,13 @@ class SessionRun:
 def _log_end(report: SessionReport) -> None:
     """The INFO record of a session's end: what ``--log-level info`` shows of a run, one line per session."""
     status = f"{report.status} ({report.reason})" if report.reason else report.status
-    turns = "? turns" if report.num_turns is None else counted(report.num_turns, "turn")
-    duration = "?" if report.duration_ms is None else f"{report.duration_ms / 1000:.1f}"
-    log.info("session #%d ended: %s; %s, %s, %s denied, %s recorded, %s s", report.session_id, status, turns,
-             counted(report.tool_calls, "tool call"), counted(report.tools_denied, "tool"),
-             counted(report.markers_recorded, "marker"), duration)
+    counts = [counted(report.tool_calls, "tool call"), f"{counted(report.tools_denied, 'tool')} denied",
+              f"{counted(report.markers_recorded, 'marker')} recorded"]
+    if report.num_turns is not None:  # no result message, no turn count (a timeout, a crash)
+        counts.insert(0, counted(report.num_turns, "turn"))
+    if report.duration_ms is not None:
+        counts.append(f"{report.duration_ms / 1000:.1f} s")
+    log.info("session #%d ended: %s; %s", report.session_id, status, ", ".join(counts))
 
 
 def _record_event(session: Session, level: str, message: str) -> None:

@@ -21,7 +21,7 @@ from claudeops.exit_codes import EXIT_MEANINGS
 from claudeops.lock import RunLock
 from claudeops.logs import LOGGED_PACKAGES, configure_logging
 from claudeops.progress import LiveProgress, summary_line
-from claudeops.replay import script_to_stream
+from claudeops.replay import ReplayTransport, script_to_stream
 from claudeops.runner import RunRequest, run_chain
 from claudeops.session_run import SessionReport
 
@@ -101,6 +101,14 @@ def test_info_logs_tell_each_sessions_start_end_and_the_escalation_between_them(
         "claudeops: INFO: session #2 ended: completed; 6 turns, 5 tool calls, 0 tools denied, 0 markers recorded, "
         "9.0 s",
     ]
+
+
+def test_info_logs_give_a_failed_sessions_reason_and_leave_out_counts_it_never_had(runner_app, caplog):
+    frames = [frame for frame in script_to_stream(["checking"]) if frame["type"] != "result"]
+    caplog.set_level(logging.INFO, logger="claudeops.session_run")
+    run_chain(runner_app, RunRequest(transport_factory=lambda tier: ReplayTransport(frames)))
+    assert "session #1 ended: failed (the stream ended without a result (Claude Code stopped early)); " \
+           "0 tool calls, 0 tools denied, 0 markers recorded, " in caplog.messages[-1]
 
 
 def test_info_logs_say_why_an_escalation_was_suppressed(runner_app):
