@@ -102,6 +102,7 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
         Typical use:
           claudeops run --tier 1            one observation session (from cron)
           claudeops run --replay FILE       replay a recorded session offline
+          claudeops sessions list           what ran and how each session ended
           claudeops memories list           what the agent knows
           claudeops web                     the dashboard on http://127.0.0.1:8080
           claudeops doctor                  check the installation
@@ -120,9 +121,11 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
     cli.add_command(config_group)
     from claudeops.doctor import doctor_command
     from claudeops.run_command import run_command
+    from claudeops.sessions_cli import sessions_group
 
     cli.add_command(doctor_command)
     cli.add_command(run_command)
+    cli.add_command(sessions_group)
     if app is not None:
         app.hook.register_commands(cli=cli)
     return cli

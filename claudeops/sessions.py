@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import peewee
 
-from claudeops.clock import now_timestamp
+from claudeops.clock import from_timestamp, now_timestamp, utc_now
 from claudeops.store import BaseModel, Migration, db, insert_returning_id, portable_sql
 
 STATUSES = ("running", "completed", "failed", "interrupted", "escalated")
@@ -76,3 +77,42 @@ def interrupt_abandoned_sessions() -> int:
     return (SessionRow.update(status="interrupted", error="the runner process died before the session ended",
                               ended_at=now_timestamp())
             .where(SessionRow.status == "running").execute())
+
+
+def session_dicts(*, status: str | None = None, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+    """Sessions, newest first, as plain dicts of column values plus ``elapsed_ms``.
+
+    Dicts, not model instances: no lazy foreign-key loads, so a page of sessions costs one query
+    (the dashboard, its API and ``claudeops sessions list`` all read them this way).
+    """
+    query = SessionRow.select().order_by(SessionRow.id.desc())
+    if status:
+        query = query.where(SessionRow.status == status)
+    if limit is not None:
+        query = query.limit(limit).offset(offset)
+    return [with_elapsed(row) for row in query.dicts()]
+
+
+def count_sessions(status: str | None = None) -> int:
+    query = SessionRow.select()
+    if status:
+        query = query.where(SessionRow.status == status)
+    return query.count()
+
+
+def get_session_dict(session_id: int) -> dict[str, Any] | None:
+    row = SessionRow.select().where(SessionRow.id == session_id).dicts().first()
+    return with_elapsed(row) if row else None
+
+
+def with_elapsed(row: dict[str, Any], now: datetime | None = None) -> dict[str, Any]:
+    """Add ``elapsed_ms``: the recorded duration, or the time since start while running."""
+    elapsed = row.get("duration_ms")
+    if elapsed is None and row.get("started_at"):
+        try:
+            start = from_timestamp(row["started_at"])
+            end = from_timestamp(row["ended_at"]) if row.get("ended_at") else (now or utc_now())
+            elapsed = max(0, int((end - start).total_seconds() * 1000))
+        except ValueError:
+            elapsed = None
+    return {**row, "elapsed_ms": elapsed}

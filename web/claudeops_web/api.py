@@ -9,7 +9,7 @@ from litestar import get
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import FromPath, QueryParameter
 
-from claudeops.sessions import STATUSES
+from claudeops.sessions import STATUSES, count_sessions, get_session_dict, session_dicts
 from claudeops.store import db
 from claudeops_web import session_queries
 from claudeops_web.pagination import ApiLimit, ApiOffset, OffsetPagination
@@ -48,9 +48,9 @@ def list_sessions(status: Annotated[str | None, QueryParameter()] = None,
     if status is not None and status not in STATUSES:
         raise ValidationException(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
     with db.connection_context():
-        rows = session_queries.session_dicts(status=status, limit=limit, offset=offset)
+        rows = session_dicts(status=status, limit=limit, offset=offset)
         chains = session_queries.escalation_chains(rows)
-        total = session_queries.count_sessions(status)
+        total = count_sessions(status)
     return OffsetPagination(items=[_session_out(row, chains[row["id"]]) for row in rows], total=total, limit=limit,
                             offset=offset)
 
@@ -59,7 +59,7 @@ def list_sessions(status: Annotated[str | None, QueryParameter()] = None,
 def get_session(session_id: FromPath[int]) -> SessionOut:
     """One session by id."""
     with db.connection_context():
-        row = session_queries.get_session_dict(session_id)
+        row = get_session_dict(session_id)
         if row is None:
             raise NotFoundException(f"there is no session #{session_id}")
         chain = session_queries.escalation_chains([row])[session_id]

@@ -16,7 +16,7 @@ from litestar.params import FromPath, QueryParameter
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Template
 
-from claudeops.sessions import STATUSES
+from claudeops.sessions import STATUSES, count_sessions, get_session_dict, session_dicts
 from claudeops.store import db
 from claudeops_web import session_queries
 from claudeops_web.context import WebContext
@@ -54,9 +54,9 @@ def sessions_list(request: HTMXRequest, web: NamedDependency[WebContext],
     if status is not None and status not in STATUSES:
         raise ValidationException(f"unknown status {status!r}; use one of {', '.join(STATUSES)}")
     with db.connection_context():
-        current = Page.of(page_number, web.settings.page_size, session_queries.count_sessions(status),
+        current = Page.of(page_number, web.settings.page_size, count_sessions(status),
                           {"status": status})
-        rows = session_queries.session_dicts(status=status, limit=current.size, offset=current.offset)
+        rows = session_dicts(status=status, limit=current.size, offset=current.offset)
         chains = session_queries.escalation_chains(rows)
     context = {"rows": rows, "chains": chains, "page": current, "status": status, "statuses": STATUSES}
     return page(request, "sessions/list.html", "sessions/partials/table.html", context)
@@ -67,7 +67,7 @@ def session_detail(request: HTMXRequest, web: NamedDependency[WebContext],
                    session_id: FromPath[int]) -> Template:
     """One session: summary, plugin panels (what it recorded) and the transcript, live while running."""
     with db.connection_context():
-        row = session_queries.get_session_dict(session_id)
+        row = get_session_dict(session_id)
         if row is None:
             raise NotFoundException(f"there is no session #{session_id}")
         chain = session_queries.escalation_chains([row])[session_id]
@@ -85,7 +85,7 @@ def session_transcript(request: HTMXRequest, web: NamedDependency[WebContext], s
                        offset: Annotated[int, QueryParameter(ge=0)] = 0) -> Template:
     """The transcript from byte ``offset`` on; the fragment ends with a poller while more may come."""
     with db.connection_context():
-        row = session_queries.get_session_dict(session_id)
+        row = get_session_dict(session_id)
     if row is None:
         raise NotFoundException(f"there is no session #{session_id}")
     chunk = read_transcript(row["transcript_path"], web.markers, offset)

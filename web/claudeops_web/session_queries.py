@@ -1,7 +1,7 @@
-"""Read-only queries over the core ``sessions`` table for the dashboard and its API.
+"""The dashboard's own queries over the core ``sessions`` table: escalation chains and overview stats.
 
-Rows are fetched as dicts (no model instances, no lazy foreign-key loads), so a page of sessions
-costs a fixed handful of queries whatever its content. Callers hold the database connection.
+The rows themselves come from :mod:`claudeops.sessions` (``session_dicts``, which the command
+line uses too). Callers hold the database connection.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import peewee
 
-from claudeops.clock import from_timestamp, to_timestamp, utc_now
+from claudeops.clock import to_timestamp, utc_now
 from claudeops.sessions import STATUSES, SessionRow
 
 MAX_CHAIN = 8
@@ -27,41 +27,6 @@ class ChainLink:
     id: int
     tier: int
     status: str
-
-
-def session_dicts(*, status: str | None = None, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
-    """Sessions, newest first, as plain dicts of column values."""
-    query = SessionRow.select().order_by(SessionRow.id.desc())
-    if status:
-        query = query.where(SessionRow.status == status)
-    if limit is not None:
-        query = query.limit(limit).offset(offset)
-    return [_with_duration(row) for row in query.dicts()]
-
-
-def count_sessions(status: str | None = None) -> int:
-    query = SessionRow.select()
-    if status:
-        query = query.where(SessionRow.status == status)
-    return query.count()
-
-
-def get_session_dict(session_id: int) -> dict[str, Any] | None:
-    row = SessionRow.select().where(SessionRow.id == session_id).dicts().first()
-    return _with_duration(row) if row else None
-
-
-def _with_duration(row: dict[str, Any], now: datetime | None = None) -> dict[str, Any]:
-    """Add ``elapsed_ms``: the recorded duration, or the time since start while running."""
-    elapsed = row.get("duration_ms")
-    if elapsed is None and row.get("started_at"):
-        try:
-            start = from_timestamp(row["started_at"])
-            end = from_timestamp(row["ended_at"]) if row.get("ended_at") else (now or utc_now())
-            elapsed = max(0, int((end - start).total_seconds() * 1000))
-        except ValueError:
-            elapsed = None
-    return {**row, "elapsed_ms": elapsed}
 
 
 def escalation_chains(rows: Sequence[dict[str, Any]]) -> dict[int, list[ChainLink]]:

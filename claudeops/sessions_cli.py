@@ -1,0 +1,76 @@
+"""``claudeops sessions``: what ran, from the command line (the dashboard's Sessions page, in text).
+
+Cron mails one line per problem; the morning after, an operator wants the whole picture without
+starting the dashboard: which sessions ran, how each ended and why, and where its transcript is.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from claudeops.app import App
+from claudeops.cli import open_store_or_fail, pass_app
+from claudeops.sessions import STATUSES, get_session_dict, session_dicts
+
+SHOWN_FIELDS = ("id", "tier", "model", "trigger", "status", "error", "started_at", "ended_at", "elapsed_ms",
+                "num_turns", "cost_usd", "parent_session_id", "sdk_session_id", "transcript_path", "result")
+
+
+@click.group("sessions")
+def sessions_group() -> None:
+    """The agent sessions that ran: status, reason, cost and transcript."""
+
+
+@sessions_group.command("list")
+@click.option("--status", type=click.Choice(STATUSES), help="Only sessions that ended (or are) like this.")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Show at most this many sessions.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of lines.")
+@pass_app
+def sessions_list(app: App, status: str | None, limit: int, as_json: bool) -> None:
+    """List sessions, newest first: id, tier, status, start, duration, cost, and why it failed."""
+    open_store_or_fail(app)
+    rows = session_dicts(status=status, limit=limit)
+    if as_json:
+        click.echo(json.dumps([_shown(row) for row in rows], indent=2))
+        return
+    if not rows:
+        click.echo("No sessions match.")
+        return
+    for row in rows:
+        click.echo(format_session(row))
+
+
+@sessions_group.command("show")
+@click.argument("session_id", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of lines.")
+@pass_app
+def sessions_show(app: App, session_id: int, as_json: bool) -> None:
+    """Everything stored about one session, its final text last."""
+    open_store_or_fail(app)
+    row = get_session_dict(session_id)
+    if row is None:
+        raise click.ClickException(f"there is no session #{session_id}")
+    shown = _shown(row)
+    if as_json:
+        click.echo(json.dumps(shown, indent=2))
+        return
+    for name in SHOWN_FIELDS[:-1]:
+        click.echo(f"{name:<18} {'-' if shown[name] is None else shown[name]}")
+    click.echo(f"\n{shown['result'] or '(no final text)'}")
+
+
+def format_session(row: dict[str, Any]) -> str:
+    """One line: id, tier, status, start, duration, cost, then the failure reason if any."""
+    elapsed = "-" if row["elapsed_ms"] is None else f"{row['elapsed_ms'] / 1000:.1f} s"
+    cost = "-" if row["cost_usd"] is None else f"${row['cost_usd']:.2f}"
+    line = (f"#{row['id']:<5} tier {row['tier']}  {row['status']:<11}  {row['started_at']}  {elapsed:>8}  "
+            f"{cost:>6}")
+    return f"{line}  {row['error']}" if row["error"] else line
+
+
+def _shown(row: dict[str, Any]) -> dict[str, Any]:
+    return {name: row[name] for name in SHOWN_FIELDS}
