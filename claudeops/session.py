@@ -99,6 +99,8 @@ class Outcome:
     num_turns: int | None = None
     duration_ms: int | None = None
     sdk_session_id: str | None = None
+    duration_api_ms: int | None = None
+    """The model API's share of ``duration_ms``, as the result reports it (``None`` without a result)."""
 
     @property
     def ok(self) -> bool:

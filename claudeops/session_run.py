@@ -104,7 +104,8 @@ class SessionReport(Outcome):
 
     def as_dict(self) -> dict[str, Any]:
         fields = ("session_id", "tier", "model", "trigger", "parent_session_id", "status", "reason", "cost_usd",
-                  "num_turns", "duration_ms", "sdk_session_id", "transcript_path", "markers_recorded",
+                  "num_turns", "duration_ms", "duration_api_ms", "sdk_session_id", "transcript_path",
+                  "markers_recorded",
                   "tool_calls", "tools_denied", "escalation_requested", "escalation_note", "plugin_failures",
                   "result_text")
         data = {name: getattr(self, name) for name in fields}
@@ -313,7 +314,8 @@ class SessionRun:
         wall_ms = int((time.monotonic() - self._started) * 1000)
         outcome = Outcome(status, reason, state.final_text or None,
                           result.total_cost_usd if result else None, result.num_turns if result else None,
-                          result.duration_ms if result else wall_ms, state.sdk_session_id)
+                          result.duration_ms if result else wall_ms, state.sdk_session_id,
+                          result.duration_api_ms if result else None)
         self._record_row(session, outcome, state)
         if status == "failed":
             _record_event(session, "critical", f"session failed: {reason}")
@@ -342,7 +344,8 @@ class SessionRun:
             with db.atomic():
                 update_session_row(
                     session.id, status=outcome.status, ended_at=session.now(), cost_usd=outcome.cost_usd,
-                    num_turns=outcome.num_turns, duration_ms=outcome.duration_ms, result=outcome.result_text,
+                    num_turns=outcome.num_turns, duration_ms=outcome.duration_ms,
+                    duration_api_ms=outcome.duration_api_ms, result=outcome.result_text,
                     sdk_session_id=outcome.sdk_session_id, error=outcome.reason,
                     model=state.model or session.model)
 

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 import peewee
+from playhouse.migrate import SchemaMigrator, migrate
 
 from claudeops.clock import from_timestamp, now_timestamp, utc_now
 from claudeops.store import BaseModel, Migration, db, insert_returning_id, portable_sql
@@ -26,6 +27,7 @@ class SessionRow(BaseModel):
     cost_usd = peewee.FloatField(null=True)
     num_turns = peewee.IntegerField(null=True)
     duration_ms = peewee.IntegerField(null=True)
+    duration_api_ms = peewee.IntegerField(null=True)
     result = peewee.TextField(null=True)
     sdk_session_id = peewee.TextField(null=True)
     parent_session_id = peewee.ForeignKeyField("self", null=True, backref="children",
@@ -38,10 +40,42 @@ class SessionRow(BaseModel):
 
 
 def _create_sessions(database: peewee.Database) -> None:
-    database.create_tables([SessionRow])
+    """Create the table from a frozen copy of its first schema: later columns come from later migrations."""
+
+    class Session0001(peewee.Model):
+        id = peewee.AutoField()
+        tier = peewee.IntegerField()
+        model = peewee.TextField()
+        trigger = peewee.TextField(default="scheduled")
+        status = peewee.TextField(default="running", index=True)
+        started_at = peewee.TextField(index=True)
+        ended_at = peewee.TextField(null=True)
+        cost_usd = peewee.FloatField(null=True)
+        num_turns = peewee.IntegerField(null=True)
+        duration_ms = peewee.IntegerField(null=True)
+        result = peewee.TextField(null=True)
+        sdk_session_id = peewee.TextField(null=True)
+        parent_session_id = peewee.ForeignKeyField("self", null=True, backref="children",
+                                                   column_name="parent_session_id", on_delete="SET NULL")
+        transcript_path = peewee.TextField(null=True)
+        error = peewee.TextField(null=True)
+
+        class Meta:
+            table_name = "sessions"
+            legacy_table_names = False
+
+    with database.bind_ctx([Session0001]):
+        database.create_tables([Session0001])
 
 
-CORE_MIGRATIONS = (Migration("0001_create_sessions", _create_sessions),)
+def _add_duration_api_ms(database: peewee.Database) -> None:
+    """The time the model API spent on the session (``ResultMessage.duration_api_ms``), next to the wall time."""
+    migrate(SchemaMigrator.from_database(database).add_column(
+        "sessions", "duration_api_ms", peewee.IntegerField(null=True)))
+
+
+CORE_MIGRATIONS = (Migration("0001_create_sessions", _create_sessions),
+                   Migration("0002_add_duration_api_ms", _add_duration_api_ms))
 
 
 def start_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str) -> SessionRow:

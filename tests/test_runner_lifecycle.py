@@ -198,3 +198,10 @@ def test_a_database_locked_past_the_busy_timeout_is_waited_out_and_nothing_is_lo
     assert notes() == ["seen while another process held the lock"]
     assert row(report.session_id).status == "completed" and report.markers_recorded == 1
     assert "the database is locked by another process; retrying for up to 60 s" in caplog.text
+
+
+def test_the_row_keeps_the_results_wall_and_model_api_durations(runner_app):
+    [report] = run_with(runner_app, ScriptTransport(["all healthy"]))
+    stored = row(report.session_id)
+    assert (stored.duration_ms, stored.duration_api_ms) == (1500, 1200)  # what the result frame reported
+    assert report.as_dict()["duration_api_ms"] == 1200

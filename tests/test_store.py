@@ -7,6 +7,7 @@ import sqlite3
 import peewee
 import pytest
 
+from claudeops.sessions import CORE_MIGRATIONS, SessionRow
 from claudeops.store import (
     Migration,
     MigrationError,
@@ -89,3 +90,13 @@ def test_online_backup_copies_the_live_database(database, tmp_path):
     copy = sqlite3.connect(tmp_path / "backup" / "copy.db")
     assert copy.execute("SELECT id FROM a").fetchall() == [(42,)]
     copy.close()
+
+
+def test_an_existing_sessions_table_gains_duration_api_ms_and_keeps_its_rows(database):
+    first_release = [("core", CORE_MIGRATIONS[:1])]
+    apply_migrations(first_release)
+    database.execute_sql("INSERT INTO sessions (tier, model, trigger, status, started_at, duration_ms) "
+                         "VALUES (1, 'haiku', 'scheduled', 'completed', '2026-01-01T00:00:00Z', 4200)")
+    assert [step.name for step in apply_migrations([("core", CORE_MIGRATIONS)])] == ["0002_add_duration_api_ms"]
+    row = SessionRow.get()
+    assert (row.duration_ms, row.duration_api_ms) == (4200, None)

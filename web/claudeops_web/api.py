@@ -27,6 +27,7 @@ class SessionOut:
     started_at: str
     ended_at: str | None
     duration_ms: int | None
+    duration_api_ms: int | None
     cost_usd: float | None
     num_turns: int | None
     result: str | None
@@ -37,8 +38,8 @@ class SessionOut:
 
 def _session_out(row: dict[str, Any], chain: list[session_queries.ChainLink]) -> SessionOut:
     return SessionOut(row["id"], row["tier"], row["model"], row["trigger"], row["status"], row["started_at"],
-                      row["ended_at"], row["elapsed_ms"], row["cost_usd"], row["num_turns"], row["result"],
-                      row["error"], row["parent_session_id"], [link.id for link in chain])
+                      row["ended_at"], row["elapsed_ms"], row["duration_api_ms"], row["cost_usd"], row["num_turns"],
+                      row["result"], row["error"], row["parent_session_id"], [link.id for link in chain])
 
 
 @get("/sessions", sync_to_thread=True, tags=["sessions"])
