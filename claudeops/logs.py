@@ -22,6 +22,11 @@ LOG_FORMATS = ("text", "json")
 LOGGED_PACKAGES = tuple(dict.fromkeys(name.split(".")[0] for name in DEFAULT_PLUGINS))
 """The top-level packages of the built-in plugins (the core among them), whose loggers ``log_level`` sets."""
 
+SDK_LOGGER = "claude_agent_sdk"
+"""The SDK logs the failures the runner already reports as a session's one-line reason (``Fatal
+error in message reader: …`` and the CLI's stderr note): from cron that mails one problem three
+times, so its records show only when ``log_level`` is info or debug."""
+
 log = logging.getLogger("claudeops")
 
 
@@ -73,6 +78,7 @@ def configure_logging(level: str = "warning", fmt: str = "text") -> None:
     root.setLevel(logging.WARNING)
     for name in LOGGED_PACKAGES:
         logging.getLogger(name).setLevel(level.upper())
+    logging.getLogger(SDK_LOGGER).setLevel(level.upper() if level in ("debug", "info") else logging.CRITICAL)
 
 
 def json_logging() -> bool:

@@ -19,7 +19,7 @@ from claudeops import hookimpl
 from claudeops.cli import build_cli
 from claudeops.exit_codes import EXIT_MEANINGS
 from claudeops.lock import RunLock
-from claudeops.logs import LOGGED_PACKAGES, configure_logging
+from claudeops.logs import LOGGED_PACKAGES, SDK_LOGGER, configure_logging
 from claudeops.progress import LiveProgress, summary_line
 from claudeops.replay import ReplayTransport, script_to_stream
 from claudeops.runner import RunRequest, run_chain
@@ -36,7 +36,8 @@ ESCALATE, ESCALATED = str(EXAMPLES / "escalate-tier1.jsonl"), str(EXAMPLES / "es
 def restore_logging() -> Iterator[None]:
     """Each CLI invocation installs a handler and sets levels on the root logger; put them back afterwards."""
     root = logging.getLogger()
-    handlers, levels = list(root.handlers), {name: logging.getLogger(name).level for name in LOGGED_PACKAGES}
+    handlers = list(root.handlers)
+    levels = {name: logging.getLogger(name).level for name in (*LOGGED_PACKAGES, SDK_LOGGER)}
     yield
     root.handlers[:] = handlers
     for name, level in levels.items():
@@ -164,3 +165,12 @@ def test_run_help_and_the_docs_give_the_same_meaning_for_every_exit_code(runner_
     for code, meaning in EXIT_MEANINGS.items():
         assert f"{code} {meaning}" in help_text
         assert re.search(rf"^\| {code} \| {re.escape(meaning)}( \(.*\))? \|$", docs, re.MULTILINE), code
+
+
+@pytest.mark.parametrize(("level", "shown"), [("warning", False), ("error", False), ("info", True), ("debug", True)])
+def test_the_sdks_own_error_records_reach_stderr_only_at_info_and_debug(level, shown, capsys):
+    """The SDK logs a CLI crash the runner already reports as the session's one line: cron must not get it thrice."""
+    configure_logging(level)
+    logging.getLogger("claude_agent_sdk._internal.query").error(
+        "Fatal error in message reader: Command failed with exit code 1\nError output: Check stderr output for details")
+    assert ("Fatal error in message reader" in capsys.readouterr().err) is shown
