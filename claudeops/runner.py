@@ -128,9 +128,7 @@ class SessionChain:
         if report.escalation_requested is None:
             return None
         next_tier = report.tier + 1
-        why_not = report.escalation_note  # None also for an interrupted session, which was never asked
-        if why_not is None and report.status == "interrupted":
-            why_not = "the session was interrupted"
+        why_not = report.escalation_note
         if why_not is not None:
             log.info("escalation of session #%d to tier %d suppressed (%s): %s", report.session_id, next_tier,
                      why_not, report.escalation_requested)

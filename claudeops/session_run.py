@@ -303,7 +303,7 @@ class SessionRun:
                       verdict: EscalationVerdict) -> SessionReport:
         """Decide escalation, record the row, tell ``after_session``, report."""
         note = None
-        if session.escalation is not None and status in ("completed", "failed"):
+        if session.escalation is not None and status in ("completed", "failed", "interrupted"):
             note = verdict(session)
             if note is not None:
                 _record_event(session, "info", f"escalation to tier {session.tier + 1} suppressed ({note}): "

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from runner_support import events, notes, replay, row
 
+from claudeops import hookimpl
 from claudeops.escalation import HANDOFF_EVENT_CHARS, HANDOFF_EVENTS, HANDOFF_TEXT_CHARS, render_handoff
 from claudeops.replay import bash, script_to_stream
+from claudeops.runner import RunRequest, SessionChain, run_session_chain
 from claudeops.session import Handoff, Session
 from claudeops.sessions import SessionRow
 
@@ -102,3 +106,20 @@ def test_the_handoff_lists_at_most_fifty_events_each_on_one_short_line():
     assert len(listed) == HANDOFF_EVENTS + 1 and listed[-1] == "- … and 30 more (claudeops events list)"
     assert all(len(line) < HANDOFF_EVENT_CHARS + 60 for line in listed)
     assert "Reason: " + "r" * HANDOFF_EVENT_CHARS + " … [700 more characters cut]" in text
+
+
+def test_an_interrupted_session_that_asked_to_escalate_records_why_no_tier_followed(runner_app):
+    chains: list[SessionChain] = []
+
+    class InterruptAfterTheRequest:
+        @hookimpl
+        def on_marker(self, session, marker):
+            if marker.type == "ESCALATE":
+                chains[0].interrupt("interrupted by SIGTERM")
+
+    runner_app.pm.register(InterruptAfterTheRequest(), name="interrupt-after-the-request")
+    result = asyncio.run(run_session_chain(runner_app, RunRequest.replaying([TIER1, TIER2]), on_chain=chains.append))
+    [report] = result.sessions
+    assert (report.status, report.escalation_note) == ("interrupted", "the run was interrupted")
+    assert ("info", "escalation to tier 2 suppressed (the run was interrupted): jellyfin returns 502 twice; "
+                    "container up, logs show DB locked") in events(report.session_id)
