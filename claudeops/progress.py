@@ -15,8 +15,9 @@ from rich.live import Live
 from rich.text import Text
 
 from claudeops.session import Session
-from claudeops.session_run import SessionReport, counted
+from claudeops.session_run import SessionReport
 from claudeops.stream import StreamState
+from claudeops.wording import counted
 
 STATUS_STYLE = {"completed": "green", "escalated": "yellow", "failed": "red", "interrupted": "red"}
 

@@ -44,6 +44,7 @@ from claudeops.sessions import insert_session_row, update_session_row
 from claudeops.store import db, write_patiently
 from claudeops.stream import StreamDispatcher, StreamState
 from claudeops.transcript import TeeTransport, TranscriptWriter, secret_literals
+from claudeops.wording import counted
 
 log = logging.getLogger(__name__)
 
@@ -111,11 +112,6 @@ class SessionReport(Outcome):
         data = {name: getattr(self, name) for name in fields}
         data["plugin_failures"] = list(self.plugin_failures)
         return data
-
-
-def counted(number: int, noun: str) -> str:
-    """``1 turn``, ``2 turns``: the counts people read in progress lines, summaries and logs."""
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 EscalationVerdict = Callable[[Session], "str | None"]

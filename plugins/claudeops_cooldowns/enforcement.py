@@ -11,7 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from claudeops.session import Session
-from claudeops_cooldowns.prompt import counted, hours, verb
+from claudeops.wording import counted
+from claudeops_cooldowns.prompt import hours, verb
 from claudeops_cooldowns.repository import ServiceCooldown, service_cooldown, services_in_cooldown
 from claudeops_cooldowns.settings import Rule, patterns_from, rules_from
 from claudeops_cooldowns.targets import EVERY_SERVICE, Target, find_targets

@@ -6,6 +6,7 @@ enforcement still refuses what the prompt could not prevent.
 
 from __future__ import annotations
 
+from claudeops.wording import counted
 from claudeops_cooldowns.repository import ServiceCooldown
 from claudeops_cooldowns.settings import REDEPLOYMENT, Rules
 
@@ -39,11 +40,6 @@ def describe_state(state: ServiceCooldown) -> str:
     if state.until is None:
         return f"{done}, not allowed at all (limit 0)"
     return f"{done}, IN COOLDOWN until {state.until}: do not {verb(state.action)} it"
-
-
-def counted(number: int, action: str) -> str:
-    """``1 restart``, ``2 restarts``."""
-    return f"{number} {action}" + ("" if number == 1 else "s")
 
 
 def hours(value: float) -> str:
