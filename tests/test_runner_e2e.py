@@ -6,6 +6,7 @@ CLI's start-up, about a second.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
@@ -95,6 +96,19 @@ def test_an_api_error_fails_the_session_with_the_reason(runner_app, fake_api, re
     [report] = result.sessions
     assert (report.status, result.exit_code) == ("failed", EXIT_FAILED)
     assert report.reason.startswith(reason)
+
+
+def test_a_cli_that_exits_with_an_error_is_logged_and_its_last_stderr_line_is_the_reason(runner_app, fake_api,
+                                                                                       caplog):
+    runner_app.config.override("setting_sources", ["bogus"])  # the CLI refuses the flag on stderr and exits 1
+    caplog.set_level(logging.INFO, logger="claudeops.cli_stderr")
+    result = execute(runner_app, RunRequest())
+    [report] = result.sessions
+    assert (report.status, result.exit_code) == ("failed", EXIT_FAILED)
+    assert report.reason.startswith("Claude Code exited with exit code 1: ") and "bogus" in report.reason
+    line = report.reason.removeprefix("Claude Code exited with exit code 1: ")
+    assert ("claudeops.cli_stderr", logging.INFO, f"claude: {line}") in caplog.record_tuples
+    assert row(report.session_id).error == report.reason and fake_api.messages() == []
 
 
 def test_an_api_that_hangs_past_the_timeout_fails_the_session_promptly(runner_app, fake_api):

@@ -13,11 +13,11 @@ from typing import Any
 
 import anyio
 import pytest
-from claude_agent_sdk import CLINotFoundError, ResultMessage
+from claude_agent_sdk import CLINotFoundError, ProcessError, ResultMessage
 from runner_support import events, notes, row
 
 from claudeops import hookimpl
-from claudeops.failures import result_failure
+from claudeops.failures import exception_failure, result_failure
 from claudeops.lock import LockHeld, RunLock
 from claudeops.replay import ReplayTransport, ScriptTransport, bash, script_to_stream
 from claudeops.runner import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, RunRequest, execute, run_chain
@@ -86,6 +86,14 @@ def test_a_cli_crash_without_a_result_reports_the_exit_code(runner_app):
     assert report.status == "failed" and "exit code 3" in report.reason
 
 
+def test_a_cli_crash_quotes_its_last_stderr_line_in_the_reason():
+    """The SDK's ProcessError only says "Check stderr output for details"; the line the CLI last wrote says why."""
+    crash = ProcessError("Command failed with exit code 2", exit_code=2, stderr="Check stderr output for details")
+    tail = ["starting up", "error: unknown option '--bogus'", "  ", ""]
+    assert exception_failure(crash, tail) == "Claude Code exited with exit code 2: error: unknown option '--bogus'"
+    assert exception_failure(crash, []) == "Claude Code exited with exit code 2"
+
+
 def test_a_session_past_its_timeout_fails_and_keeps_its_markers(runner_app):
     runner_app.config.override("tier1.timeout_seconds", 0.3)
     frames = script_to_stream(["[NOTE] seen before the hang", bash("sleep 999", "")])[:-1]
@@ -95,21 +103,28 @@ def test_a_session_past_its_timeout_fails_and_keeps_its_markers(runner_app):
     assert row(report.session_id).ended_at is not None
 
 
-def test_sigterm_interrupts_the_session_records_it_and_keeps_earlier_markers(runner_app):
-    class SendSigterm:
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_sigterm_or_ctrl_c_interrupts_the_session_records_it_and_keeps_earlier_markers(runner_app, signum):
+    class SendSignal:
         sent = False
 
         @hookimpl
         def on_marker(self):
-            if not self.sent:  # once: a stray SIGTERM after the run would kill pytest itself
+            if not self.sent:  # once: a stray SIGTERM or SIGINT after the run would kill or stop pytest itself
                 self.sent = True
-                threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGTERM)).start()
+                threading.Timer(0.2, os.kill, (os.getpid(), signum)).start()
 
-    runner_app.pm.register(SendSigterm(), name="send-sigterm")
+    runner_app.pm.register(SendSignal(), name="send-signal")
+    for tier in (1, 2, 3):  # bounded: a signal the runner ignores ends in timeouts and a failed test, never a hang
+        runner_app.config.override(f"tier{tier}.timeout_seconds", 10)
     frames = script_to_stream(["[NOTE] before the signal\n[ESCALATE] would escalate"])[:-1]
-    result = execute(runner_app, RunRequest(transport_factory=lambda tier: HangingTransport(frames)))
+    previous = signal.signal(signum, lambda *_: None)  # a signal the runner misses must not kill or stop pytest
+    try:
+        result = execute(runner_app, RunRequest(transport_factory=lambda tier: HangingTransport(frames)))
+    finally:
+        signal.signal(signum, previous)
     [report] = result.sessions
-    assert (report.status, report.reason) == ("interrupted", "interrupted by SIGTERM")
+    assert (report.status, report.reason) == ("interrupted", f"interrupted by {signum.name}")
     assert result.exit_code == EXIT_INTERRUPTED
     assert notes() == ["before the signal"]
     assert row(report.session_id).status == "interrupted"

@@ -11,6 +11,7 @@ import pytest
 from claude_agent_sdk import ClaudeAgentOptions, HookMatcher, ToolResultBlock, UserMessage, query
 from runner_support import CORE_ONLY, events, load_app, replay
 
+from claudeops import hookimpl
 from claudeops.options import QUIET_CLI_ENV, build_options, system_prompt_append
 from claudeops.plugins import DEFAULT_PLUGINS
 from claudeops.prompts import PromptError, load_tier_prompt, shipped_prompts_dir, tier_prompt_path
@@ -20,6 +21,8 @@ from claudeops.sessions import start_session_row
 from claudeops.store import close_store
 
 pytest_plugins = ["runner_fixtures"]
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "sessions"
 
 
 async def allow(hook_input, tool_use_id, context):
@@ -81,6 +84,48 @@ def test_the_appended_sections_hold_no_credentials(runner_app, plugin, monkeypat
     appended = plugin.appended[report.session_id]
     assert "SECRETSECRET" not in appended and "claudeops.db" not in appended
     assert "## Environment" in appended and "TEST-CONTEXT-SECTION-42" in appended
+
+
+DRY_RUN_LINE = "- DRY RUN: do not change anything; escalation and mutating commands are suppressed."
+
+
+@pytest.mark.parametrize("dry_run", [True, False], ids=["dry-run", "normal-run"])
+def test_the_agent_is_told_in_its_environment_section_when_the_run_is_a_dry_run(runner_app, plugin, dry_run):
+    [report] = replay(runner_app, script_to_stream(["ok"]), dry_run=dry_run)
+    appended = plugin.appended[report.session_id]
+    environment = appended.split("\n## ", 1)[0]
+    assert environment.startswith("## Environment") and "- Model: haiku" in environment
+    assert (DRY_RUN_LINE in environment.splitlines()) is dry_run
+    assert ("DRY RUN" in appended) is dry_run  # nowhere else either
+
+
+def test_system_prompt_sections_with_every_built_in_plugin_come_in_their_documented_order(state_dir):
+    """A tier-2 child escalated from tier 1: environment (10), handoff (20), cooldowns (30), memory (40)."""
+    capture = AppendedPrompts()
+    app = load_app(state_dir, capture, builtins=DEFAULT_PLUGINS)
+    try:
+        replay(app, EXAMPLES / "healthy-tier1.jsonl")  # leaves memories, so the memory section is not empty
+        parent, child = replay(app, EXAMPLES / "escalate-tier1.jsonl", EXAMPLES / "escalated-tier2.jsonl")
+    finally:
+        close_store()
+    assert (parent.status, child.tier, child.parent_session_id) == ("escalated", 2, parent.session_id)
+    assert capture.headings[child.session_id] == ["## Environment", "## Escalation from tier 1", "## Cooldown state",
+                                                  "## Operational Memory"]
+    assert capture.headings[parent.session_id] == ["## Environment", "## Operational Memory"]  # tier 1: no cooldowns
+
+
+class AppendedPrompts:
+    """Records the headings of the sections each session appends to the system prompt, in order, without the
+    details in parentheses (the parent's id, how many memories)."""
+
+    def __init__(self) -> None:
+        self.headings: dict[int, list[str]] = {}
+
+    @hookimpl
+    def on_message(self, session: Session) -> None:
+        appended = system_prompt_append(session)
+        self.headings.setdefault(session.id, [line.split(" (")[0] for line in appended.splitlines()
+                                              if line.startswith("## ")])
 
 
 @pytest.mark.parametrize("tier", [1, 2, 3])
