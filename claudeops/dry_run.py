@@ -14,33 +14,35 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from claudeops.queries import psql_meta_reads, redis_reads, sql_reads, sqlite_dot_reads
-from claudeops.shell import simple_commands
+from claudeops.argv import Syntax, read_options, subcommand, values
+from claudeops.queries import mongo_reads, psql_meta_reads, redis_reads, sql_reads, sqlite_dot_reads
+from claudeops.shell import SHELLS, simple_commands
 
 WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 
 _FILE_REDIRECT = re.compile(r"(?<![0-9&])>{1,2}\s*(?!&|/dev/null\b)\S")
 
 _COMPOSE_WRITES = frozenset({"up", "down", "restart", "start", "stop", "kill", "rm", "pull", "create", "run",
-                             "exec", "pause", "unpause", "build", "push"})
+                             "pause", "unpause", "build", "push"})
 _OBJECT_WRITES = frozenset({"rm", "create", "prune", "connect", "disconnect", "update", "scale", "rollback"})
-_CONTAINER_WRITES = _OBJECT_WRITES | {"restart", "start", "stop", "kill", "run", "exec"}
+_CONTAINER_WRITES = _OBJECT_WRITES | {"restart", "start", "stop", "kill", "run"}
+_DOCKER_WRITES: dict[str, frozenset[str] | None] = {
+    **dict.fromkeys(("restart", "start", "stop", "kill", "rm", "rmi", "pause", "unpause", "run", "update", "prune",
+                     "cp", "commit", "tag", "push", "pull", "rename", "load", "import", "create", "swarm", "plugin"),
+                    None),
+    "compose": _COMPOSE_WRITES, "network": _OBJECT_WRITES, "volume": _OBJECT_WRITES, "service": _OBJECT_WRITES,
+    "stack": frozenset({"deploy", "rm"}), "system": frozenset({"prune"}), "container": _CONTAINER_WRITES,
+    "image": _OBJECT_WRITES | {"pull", "push", "tag", "load"}}
 
-# program -> its state-changing sub-commands (the first word that is not an option); a nested
-# mapping is checked one level further (``docker compose up``, ``docker network rm``).
+# program -> its state-changing sub-commands (found after the options it reads first, see
+# claudeops.argv.SUBCOMMAND_OPTIONS); a nested set is checked one level further (``docker compose
+# up``, ``docker network rm``). ``exec`` is not here: claudeops.shell judges the command it runs.
 _MUTATING: dict[str, dict[str, frozenset[str] | None]] = {
-    "docker": {**dict.fromkeys(("restart", "start", "stop", "kill", "rm", "rmi", "pause", "unpause", "run",
-                                "update", "prune", "exec", "cp", "commit", "tag", "push", "pull", "rename",
-                                "load", "import", "create", "swarm", "plugin"), None),
-               "compose": _COMPOSE_WRITES, "network": _OBJECT_WRITES, "volume": _OBJECT_WRITES,
-               "service": _OBJECT_WRITES, "stack": frozenset({"deploy", "rm"}), "system": frozenset({"prune"}),
-               "container": _CONTAINER_WRITES,
-               "image": _OBJECT_WRITES | {"pull", "push", "tag", "load"}},
-    "podman": dict.fromkeys(("restart", "start", "stop", "kill", "rm", "rmi", "run", "exec", "pull"), None)
-    | {"compose": _COMPOSE_WRITES, "container": _CONTAINER_WRITES},
+    "docker": _DOCKER_WRITES,
+    "podman": _DOCKER_WRITES | {"pod": _CONTAINER_WRITES, "kube": frozenset({"play", "down", "apply"}),
+                                "play": frozenset({"kube"})},
     "docker-compose": dict.fromkeys(_COMPOSE_WRITES, None),
     "podman-compose": dict.fromkeys(_COMPOSE_WRITES, None),
     "systemctl": dict.fromkeys(("start", "stop", "restart", "reload", "enable", "disable", "kill", "mask",
@@ -55,15 +57,21 @@ _MUTATING: dict[str, dict[str, frozenset[str] | None]] = {
     "helm": dict.fromkeys(("install", "upgrade", "uninstall", "rollback", "delete"), None),
     "apt": dict.fromkeys(("install", "remove", "purge", "upgrade", "full-upgrade", "autoremove"), None),
     "apt-get": dict.fromkeys(("install", "remove", "purge", "upgrade", "dist-upgrade", "autoremove"), None),
+    "ntfy": {**dict.fromkeys(("publish", "pub", "send", "trigger", "serve", "access"), None),
+             "user": frozenset({"add", "del", "remove", "change-pass", "change-role", "change-tier"}),
+             "token": frozenset({"add", "del", "remove"})},
 }
 _SERVICE_WRITES = frozenset({"start", "stop", "restart", "reload", "force-reload", "try-restart"})
 _ALWAYS_MUTATING = frozenset({
     "rm", "rmdir", "mv", "cp", "touch", "mkdir", "chmod", "chown", "ln", "tee", "truncate", "dd", "install",
     "kill", "pkill", "killall", "reboot", "shutdown", "poweroff", "halt", "apprise", "ansible-playbook",
     "crontab", "useradd", "userdel", "usermod", "pip", "npm", "rsync", "scp", "umount",
+    # notifications (logger too: a line in syslog is a message to whoever watches it)
+    "mail", "mailx", "sendmail", "msmtp", "notify-send", "wall", "logger",
+    # databases and firewalls created, dropped, rebuilt or replaced
+    "createdb", "dropdb", "createuser", "dropuser", "vacuumdb", "reindexdb", "clusterdb", "pg_createcluster",
+    "pg_dropcluster", "iptables-restore", "ip6tables-restore",
 })
-_CURL_HTTP_WRITE = re.compile(r"(?:-X|--request)\s*['\"]?(?:POST|PUT|PATCH|DELETE)\b|\s(?:-d|--data\S*|-F|--form)\b",
-                              re.IGNORECASE)
 
 _WRITES = "would change the system and is not run"
 _UNSEEN = ("is not run: it reads its commands from standard input or a file, which cannot be checked "
@@ -120,28 +128,6 @@ def _first_refused(command: str) -> tuple[str, str] | None:
     return None
 
 
-_OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "-f", "--file", "-p", "--project-name", "-H", "--host", "--context",
-                                 "--project-directory", "--env-file", "-n", "--namespace", "--kubeconfig"})
-
-
-def _positional(words: list[str]) -> list[str]:
-    """The first two words that are not options or option values (``docker compose -f x.yml up`` → compose, up).
-
-    Two are all any check looks at (a sub-command and its object or nested sub-command).
-    """
-    positional, skip = [], False
-    for word in words:
-        if skip:
-            skip = False
-        elif word in _OPTIONS_WITH_VALUE:
-            skip = True
-        elif not word.startswith("-"):
-            positional.append(word)
-            if len(positional) == 2:
-                break
-    return positional
-
-
 def _refusal(words: list[str]) -> str | None:
     """Why one simple command is refused, or ``None``; ``words[0]`` is a base name (:func:`simple_commands`)."""
     program = words[0]
@@ -153,67 +139,14 @@ def _refusal(words: list[str]) -> str | None:
     subcommands = _MUTATING.get(program)
     if subcommands is None:  # most diagnostics (cat, grep, df, journalctl): no need to look further
         return None
-    arguments = _positional(words[1:])
-    if not arguments or arguments[0] not in subcommands:
+    found = subcommand(words[1:], program)
+    if found is None or found[0] not in subcommands:
         return None
-    nested = subcommands[arguments[0]]
-    return _WRITES if nested is None or (len(arguments) > 1 and arguments[1] in nested) else None
-
-
-@dataclass(frozen=True)
-class _Syntax:
-    """How a program spells its options: enough to find each option's value and the operands."""
-
-    short_values: str = ""
-    """Short options that take a value, attached (``-cSQL``) or as the next word (``-c SQL``)."""
-    short_attached: str = ""
-    """Short options whose value can only be attached (mysql's ``-pSECRET``; a bare ``-p`` prompts)."""
-    long_values: frozenset[str] = frozenset()
-    """Long options that take the next word as their value unless written ``--name=value``."""
-    clusters: bool = True
-    """``-Atc`` is ``-A -t -c``; sqlite3 instead spells whole options with one dash (``-readonly``)."""
-    permute: bool = True
-    """Options may follow operands (GNU style); redis-cli's command ends its options instead."""
-
-
-def _read_options(words: list[str], syntax: _Syntax) -> tuple[list[tuple[str, str]], list[str]]:
-    """``(option, value)`` pairs (value ``""`` for a flag) and the operands, as the program would read them."""
-    options: list[tuple[str, str]] = []
-    operands: list[str] = []
-    index = 0
-    while index < len(words):
-        word = words[index]
-        index += 1
-        if word == "--":
-            operands.extend(words[index:])
-            break
-        if word == "-" or not word.startswith("-"):
-            if not syntax.permute:
-                operands.extend(words[index - 1:])
-                break
-            operands.append(word)
-            continue
-        if word.startswith("--") or not syntax.clusters:
-            name, equals, value = word.partition("=")
-            name = name if syntax.clusters else "-" + name.lstrip("-")
-            if not equals and name in syntax.long_values and index < len(words):
-                value, index = words[index], index + 1
-            options.append((name, value))
-            continue
-        for position, letter in enumerate(word[1:], start=2):
-            value = word[position:]
-            if letter in syntax.short_attached or letter in syntax.short_values:
-                if not value and letter in syntax.short_values and index < len(words):
-                    value, index = words[index], index + 1
-                options.append(("-" + letter, value))
-                break
-            options.append(("-" + letter, ""))
-    return options, operands
-
-
-def _values(options: list[tuple[str, str]], *names: str) -> list[str]:
-    """The values given to any of ``names``, in order."""
-    return [value for name, value in options if name in names]
+    nested = subcommands[found[0]]
+    if nested is None:
+        return _WRITES
+    inner = subcommand(found[1], f"{program} {found[0]}")
+    return _WRITES if inner is not None and inner[0] in nested else None
 
 
 def _sed(arguments: list[str]) -> str | None:
@@ -221,18 +154,179 @@ def _sed(arguments: list[str]) -> str | None:
     return _WRITES if any(word.startswith("-i") or word == "--in-place" for word in arguments) else None
 
 
-def _curl(arguments: list[str]) -> str | None:
-    """curl writes over HTTP when it sends a body or a writing method."""
-    return _WRITES if _CURL_HTTP_WRITE.search(" " + " ".join(arguments)) else None
+_NO_OPTIONS = Syntax()
 
 
 def _service(arguments: list[str]) -> str | None:
     """``service NAME restart`` (the action comes second)."""
-    positional = _positional(arguments)
-    return _WRITES if len(positional) >= 2 and positional[1] in _SERVICE_WRITES else None
+    _, operands = read_options(arguments, _NO_OPTIONS)
+    return _WRITES if len(operands) >= 2 and operands[1] in _SERVICE_WRITES else None
 
 
-_MOUNT = _Syntax(short_values="tOoLUN", long_values=frozenset({
+def _unseen_script(arguments: list[str]) -> str | None:
+    """A shell, ``source`` or ``ssh host`` that reaches this check runs a script file or standard input.
+
+    :mod:`claudeops.shell` follows every command line it can see (``sh -c``, ``ssh host cmd``,
+    ``docker exec db sh -c …``), so what is left (``echo 'cmd' | ssh nas``, ``bash fix.sh``,
+    ``docker exec -it db sh``) is refused as unseen, as :func:`_psql` refuses SQL from stdin.
+    """
+    return None if arguments[:1] in (["--version"], ["--help"]) else _UNSEEN
+
+
+_FIND_WRITES = frozenset({"-delete", "-fprint", "-fprint0", "-fprintf", "-fls"})
+
+
+def _find(arguments: list[str]) -> str | None:
+    """find deletes with ``-delete`` and writes files with ``-fprint…``/``-fls``.
+
+    The commands of its ``-exec``/``-ok`` are judged on their own (:mod:`claudeops.shell` takes them out).
+    """
+    return _WRITES if _FIND_WRITES.intersection(arguments) else None
+
+
+_PERL = Syntax(short_values="eEI", short_attached="iMmxFVdD", permute=False)
+"""perl's switches up to the script (``-l``, ``-0`` and ``-C`` take digits, read here as more switches)."""
+
+
+def _perl(arguments: list[str]) -> str | None:
+    """``perl -i`` (``-pi -e``, ``-i.bak``) edits files in place; its code is not judged (see docs/runner.md)."""
+    options, _ = read_options(arguments, _PERL)
+    return _WRITES if any(name == "-i" for name, _ in options) else None
+
+
+_CURL = Syntax(short_values="AbcCdDeEFHKmoPQrTtuUwxXyYz", long_values=frozenset({
+    "--output", "--dump-header", "--cookie-jar", "--trace", "--trace-ascii", "--libcurl", "--etag-save", "--stderr",
+    "--request", "--data", "--data-ascii", "--data-binary", "--data-raw", "--data-urlencode", "--json", "--form",
+    "--form-string", "--upload-file", "--header", "--user", "--user-agent", "--max-time", "--connect-timeout",
+    "--write-out", "--url", "--cookie", "--referer", "--proxy", "--resolve", "--connect-to", "--retry",
+    "--retry-delay", "--retry-max-time", "--cacert", "--capath", "--cert", "--key", "--cert-type", "--key-type",
+    "--output-dir", "--config", "--interface", "--range", "--continue-at", "--max-filesize", "--limit-rate",
+    "--unix-socket", "--abstract-unix-socket", "--oauth2-bearer", "--proto", "--proto-redir", "--noproxy",
+    "--proxy-user", "--dns-servers", "--pinnedpubkey", "--ciphers", "--tls-max", "--variable", "--aws-sigv4",
+    "--expect100-timeout", "--happy-eyeballs-timeout-ms", "--max-redirs", "--speed-time", "--speed-limit"}))
+_CURL_SENDS = frozenset({"-d", "--data", "--data-ascii", "--data-binary", "--data-raw", "--data-urlencode", "--json",
+                         "-F", "--form", "--form-string", "-T", "--upload-file"})
+_CURL_SAVES = ("-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
+               "--libcurl", "--etag-save", "--stderr")
+"""Options that write what curl fetches, or a log of it, into the file they name."""
+_CURL_REMOTE_NAMES = frozenset({"-O", "--remote-name", "--remote-name-all"})
+
+
+def _curl(arguments: list[str]) -> str | None:
+    """curl writes over HTTP when it sends a body (``-d``, ``--json``, ``-F``, ``-T``) or a writing method,
+    and writes a file with ``-o FILE``/``-O`` (not ``-o /dev/null`` or ``-o -``), a header dump, a cookie jar
+    or a trace."""
+    options, _ = read_options(arguments, _CURL)
+    names = {name for name, _ in options}
+    methods = {method.upper() for method in values(options, "-X", "--request")}
+    if names & _CURL_SENDS or names & _CURL_REMOTE_NAMES or not methods <= {"GET", "HEAD"}:
+        return _WRITES
+    return None if _DISCARDED.issuperset(values(options, *_CURL_SAVES)) else _WRITES
+
+
+_IPTABLES = Syntax(short_values="tsdiopjgm", long_values=frozenset({
+    "--table", "--source", "--destination", "--in-interface", "--out-interface", "--protocol", "--jump", "--goto",
+    "--match"}))
+_IPTABLES_READS = frozenset({"-L", "--list", "-S", "--list-rules", "-C", "--check", "-V", "--version", "-h",
+                             "--help"})
+_IPTABLES_WRITES = frozenset({"-A", "-D", "-I", "-R", "-F", "-Z", "-N", "-X", "-P", "-E"})
+_IPTABLES_LONG_WRITES = ("--append", "--delete", "--insert", "--replace", "--flush", "--zero", "--new-chain",
+                         "--delete-chain", "--policy", "--rename-chain")
+
+
+def _iptables(arguments: list[str]) -> str | None:
+    """iptables reads only when listing (``-L``, ``-S``, ``-nvL``) or checking a rule (``-C``), and zeroes
+    nothing (``-L -Z``); long options count in any abbreviation getopt accepts (``--fl`` is ``--flush``)."""
+    options, _ = read_options(arguments, _IPTABLES)
+    names = {name for name, _ in options}
+    writes = names & _IPTABLES_WRITES or any(
+        name.startswith("--") and len(name) > 2 and option.startswith(name)
+        for name in names for option in _IPTABLES_LONG_WRITES)
+    return None if names & _IPTABLES_READS and not writes else _WRITES
+
+
+_NFT = Syntax(short_values="fIDd", long_values=frozenset({"--file", "--includepath", "--define", "--debug"}),
+              permute=False)
+_NFT_READS = frozenset({"list", "describe"})
+
+
+def _nft(arguments: list[str]) -> str | None:
+    """``nft list …`` reads, and so does anything under ``-c`` (check only); a file or ``-i`` is not seen.
+
+    Several commands may share one argument (``nft 'list ruleset; flush ruleset'``): each must read.
+    """
+    options, operands = read_options(arguments, _NFT)
+    names = {name for name, _ in options}
+    if names & {"-c", "--check", "-v", "-V", "--version", "-h", "--help"}:
+        return None
+    if names & {"-f", "--file", "-i", "--interactive"}:
+        return _UNSEEN
+    commands = [command.split() for command in re.split(r"[;\n]", " ".join(operands))]
+    return None if all(not words or words[0] in _NFT_READS for words in commands) else _WRITES
+
+
+_IP = Syntax(clusters=False, long_values=frozenset({
+    "-n", "-netns", "-b", "-batch", "-f", "-family", "-l", "-loops", "-rc", "-rcvbuf"}), permute=False)
+_IP_READS = frozenset({"show", "list", "lst", "ls", "get", "help"})
+
+
+def _ip(arguments: list[str]) -> str | None:
+    """``ip OBJECT`` alone or with ``show``/``list``/``get`` reads; ``set``, ``add``, ``del``, ``flush``… write.
+
+    ip also accepts any prefix of a command (``ip a s``): only the full reading words are let through.
+    ``-batch`` (any prefix of it) runs commands from a file, which is not seen.
+    """
+    options, operands = read_options(arguments, _IP)
+    if any(len(name) > 1 and "-batch".startswith(name) for name, _ in options):
+        return _UNSEEN
+    return None if len(operands) < 2 or operands[1] in _IP_READS else _WRITES
+
+
+_MYSQLADMIN = Syntax(short_values="hPuSci", short_attached="p", long_values=frozenset({
+    "--host", "--port", "--user", "--socket", "--count", "--sleep", "--defaults-file", "--defaults-extra-file",
+    "--login-path", "--protocol", "--default-character-set", "--connect-timeout", "--shutdown-timeout",
+    "--character-sets-dir", "--plugin-dir", "--default-auth"}))
+_MYSQLADMIN_READS = frozenset({"status", "ping", "version", "variables", "processlist", "extended-status"})
+
+
+def _mysqladmin(arguments: list[str]) -> str | None:
+    """mysqladmin reads when every command does (``ping``, ``status``…); not ``shutdown``, ``flush-*``, ``kill``…"""
+    _, commands = read_options(arguments, _MYSQLADMIN)
+    return None if _MYSQLADMIN_READS.issuperset(command.lower() for command in commands) else _WRITES
+
+
+_PG_CTL = Syntax(short_values="DlmoptNPSUe", long_values=frozenset({"--pgdata", "--log", "--mode", "--options",
+                                                                    "--timeout"}))
+
+
+def _pg_ctl(arguments: list[str]) -> str | None:
+    """``pg_ctl status`` reads; start, stop, restart, reload, promote, kill, init… do not."""
+    _, operands = read_options(arguments, _PG_CTL)
+    return None if operands[:1] in ([], ["status"]) else _WRITES
+
+
+_MONGOSH = Syntax(short_values="upf", long_values=frozenset({
+    "--eval", "--host", "--port", "--username", "--password", "--authenticationDatabase",
+    "--authenticationMechanism", "--file", "--tlsCAFile", "--tlsCertificateKeyFile", "--apiVersion"}))
+
+
+def _mongosh(arguments: list[str]) -> str | None:
+    """mongosh (and mongo) read when every ``--eval`` is a known status call (:func:`claudeops.queries.mongo_reads`).
+
+    Anything else is JavaScript this check cannot judge, and without ``--eval`` the shell reads
+    standard input or a script file: all refused as unseen, as :func:`_psql` explains.
+    """
+    options, operands = read_options(arguments, _MONGOSH)
+    names = {name for name, _ in options}
+    if names & {"--version", "-h", "--help"}:
+        return None
+    evals = values(options, "--eval")
+    if not evals or names & {"-f", "--file", "--shell"} or any(operand.endswith(".js") for operand in operands):
+        return _UNSEEN
+    return None if all(map(mongo_reads, evals)) else _UNSEEN
+
+
+_MOUNT = Syntax(short_values="tOoLUN", long_values=frozenset({
     "--types", "--test-opts", "--options", "--label", "--uuid", "--namespace", "--target", "--source"}))
 _MOUNT_SOURCES = frozenset({"-a", "--all", "--target", "--source", "-L", "--label", "-U", "--uuid"})
 """mount options that name what to mount, where an operand would."""
@@ -240,11 +334,11 @@ _MOUNT_SOURCES = frozenset({"-a", "--all", "--target", "--source", "-L", "--labe
 
 def _mount(arguments: list[str]) -> str | None:
     """``mount`` with nothing to mount (``mount``, ``mount -t nfs4``) only lists what is mounted."""
-    options, operands = _read_options(arguments, _MOUNT)
+    options, operands = read_options(arguments, _MOUNT)
     return _WRITES if operands or any(name in _MOUNT_SOURCES for name, _ in options) else None
 
 
-_WGET = _Syntax(short_values="oaiBtOTwQPUlARDIXe", long_values=frozenset({
+_WGET = Syntax(short_values="oaiBtOTwQPUlARDIXe", long_values=frozenset({
     "--output-document", "--output-file", "--append-output", "--input-file", "--method", "--post-data",
     "--post-file", "--body-data", "--body-file", "--save-cookies", "--load-cookies", "--warc-file", "--header",
     "--user", "--password", "--user-agent", "--tries", "--timeout", "--wait", "--directory-prefix", "--level",
@@ -261,21 +355,21 @@ def _wget(arguments: list[str]) -> str | None:
     It also writes when it sends a body or a writing method, keeps a log (``-o``, ``-a``, ``-b``),
     or saves cookies or a WARC archive.
     """
-    options, _ = _read_options(arguments, _WGET)
+    options, _ = read_options(arguments, _WGET)
     names = {name for name, _ in options}
     if names & {"-V", "--version", "-h", "--help"}:
         return None
-    methods = {method.upper() for method in _values(options, "--method")}
+    methods = {method.upper() for method in values(options, "--method")}
     if names & _WGET_SENDS_BODY or not methods <= {"GET", "HEAD"}:
         return _WRITES
-    logs = _values(options, "-o", "--output-file", "-a", "--append-output")
+    logs = values(options, "-o", "--output-file", "-a", "--append-output")
     if names & _WGET_WRITES_FILE or not _DISCARDED.issuperset(logs):
         return _WRITES
-    output = _values(options, "-O", "--output-document")
+    output = values(options, "-O", "--output-document")
     return None if "--spider" in names or (output and output[-1] in _DISCARDED) else _WRITES
 
 
-_PSQL = _Syntax(short_values="cdfFhLopPRTUv", long_values=frozenset({
+_PSQL = Syntax(short_values="cdfFhLopPRTUv", long_values=frozenset({
     "--command", "--dbname", "--file", "--field-separator", "--host", "--log-file", "--output", "--port",
     "--pset", "--record-separator", "--table-attr", "--username", "--set", "--variable"}))
 
@@ -288,7 +382,7 @@ def _psql(arguments: list[str]) -> str | None:
     in a dry run a refused read costs one rephrasing (``psql -c '…'``) and an allowed write
     cannot be undone. ``-o``/``-L`` write the results or a log into a file.
     """
-    options, _ = _read_options(arguments, _PSQL)
+    options, _ = read_options(arguments, _PSQL)
     names = {name for name, _ in options}
     if names & {"-V", "--version", "-?", "--help"}:
         return None
@@ -296,14 +390,14 @@ def _psql(arguments: list[str]) -> str | None:
         return _WRITES
     if names & {"-l", "--list"}:
         return None
-    commands = _values(options, "-c", "--command")
+    commands = values(options, "-c", "--command")
     if not commands or names & {"-f", "--file"}:
         return _UNSEEN
     reads = all(psql_meta_reads(text) if text.startswith("\\") else sql_reads(text) for text in commands)
     return None if reads else _WRITES
 
 
-_MYSQL = _Syntax(short_values="eDhPSu", short_attached="p", long_values=frozenset({
+_MYSQL = Syntax(short_values="eDhPSu", short_attached="p", long_values=frozenset({
     "--execute", "--database", "--host", "--port", "--socket", "--user", "--init-command", "--tee",
     "--defaults-file", "--defaults-extra-file", "--login-path", "--protocol", "--default-character-set"}))
 
@@ -314,19 +408,19 @@ def _mysql(arguments: list[str]) -> str | None:
     Without ``-e`` the SQL comes from standard input (a heredoc, a pipe, ``< dump.sql``), which
     this check cannot see: refused, for the reason :func:`_psql` gives. ``--tee`` writes a file.
     """
-    options, _ = _read_options(arguments, _MYSQL)
+    options, _ = read_options(arguments, _MYSQL)
     names = {name for name, _ in options}
     if names & {"-V", "--version", "-?", "-I", "--help"}:
         return None
     if "--tee" in names:
         return _WRITES
-    statements = _values(options, "-e", "--execute")
+    statements = values(options, "-e", "--execute")
     if not statements:
         return _UNSEEN
-    return None if all(map(sql_reads, statements + _values(options, "--init-command"))) else _WRITES
+    return None if all(map(sql_reads, statements + values(options, "--init-command"))) else _WRITES
 
 
-_SQLITE = _Syntax(clusters=False, long_values=frozenset({
+_SQLITE = Syntax(clusters=False, long_values=frozenset({
     "-cmd", "-init", "-separator", "-newline", "-nullvalue", "-vfs", "-maxsize", "-mmap", "-escape"}))
 
 
@@ -337,7 +431,7 @@ def _sqlite3(arguments: list[str]) -> str | None:
     ``-init`` runs a file: neither can be seen, so both are refused (see :func:`_psql`).
     ``-A`` (archive mode) writes.
     """
-    options, operands = _read_options(arguments, _SQLITE)
+    options, operands = read_options(arguments, _SQLITE)
     names = {name for name, _ in options}
     if names & {"-version", "-help"}:
         return None
@@ -345,12 +439,12 @@ def _sqlite3(arguments: list[str]) -> str | None:
         return _WRITES
     if len(operands) < 2 or "-init" in names:
         return _UNSEEN
-    commands = operands[1:] + _values(options, "-cmd")
+    commands = operands[1:] + values(options, "-cmd")
     reads = all(sqlite_dot_reads(text) if text.startswith(".") else sql_reads(text) for text in commands)
     return None if reads else _WRITES
 
 
-_REDIS = _Syntax(short_values="hpstauirnXdD", permute=False, long_values=frozenset({
+_REDIS = Syntax(short_values="hpstauirnXdD", permute=False, long_values=frozenset({
     "--user", "--pass", "--sni", "--cacert", "--cacertdir", "--cert", "--key", "--tls-ciphers",
     "--tls-ciphersuites", "--rdb", "--functions-rdb", "--pipe-timeout", "--memkeys-samples", "--keystats-samples",
     "--pattern", "--quoted-pattern", "--count", "--intrinsic-latency", "--eval", "--lru-test", "--cluster"}))
@@ -368,7 +462,7 @@ def _redis_cli(arguments: list[str]) -> str | None:
     :func:`_psql`. ``--rdb`` saves a dump file, ``--lru-test`` fills the database, and
     ``--cluster`` does more than ``check`` or ``info``.
     """
-    options, command = _read_options(arguments, _REDIS)
+    options, command = read_options(arguments, _REDIS)
     names = {name for name, _ in options}
     if names & {"-v", "--version", "--help"}:
         return None
@@ -376,7 +470,7 @@ def _redis_cli(arguments: list[str]) -> str | None:
         return _WRITES
     if names & {"--pipe", "--eval"}:
         return _UNSEEN
-    cluster = _values(options, "--cluster")
+    cluster = values(options, "--cluster")
     if cluster:
         return None if cluster[-1].lower() in ("check", "info", "help") else _WRITES
     if not command:
@@ -386,6 +480,9 @@ def _redis_cli(arguments: list[str]) -> str | None:
 
 _JUDGES: dict[str, Callable[[list[str]], str | None]] = {
     "sed": _sed, "curl": _curl, "wget": _wget, "mount": _mount, "service": _service, "psql": _psql, "mysql": _mysql,
-    "mariadb": _mysql, "sqlite3": _sqlite3, "redis-cli": _redis_cli,
+    "mariadb": _mysql, "sqlite3": _sqlite3, "redis-cli": _redis_cli, "find": _find, "perl": _perl,
+    "iptables": _iptables, "ip6tables": _iptables, "nft": _nft, "ip": _ip, "mysqladmin": _mysqladmin,
+    "mariadb-admin": _mysqladmin, "pg_ctl": _pg_ctl, "mongosh": _mongosh, "mongo": _mongosh,
+    "ssh": _unseen_script, "source": _unseen_script, ".": _unseen_script, **dict.fromkeys(SHELLS, _unseen_script),
 }
 """Programs whose options and operands decide (the rest are decided by their name or sub-command)."""

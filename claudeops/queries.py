@@ -108,6 +108,22 @@ _REDIS_READS: dict[str, frozenset[str] | None] = {
 }
 """Redis commands that only read; a container command (``CONFIG``, ``CLIENT``…) maps to its reading sub-commands."""
 
+_MONGO_CALL = re.compile(r"""\s*(?:print(?:json)?\(\s*)?
+    (?:db\.(?:adminCommand|runCommand)\(\s*(?:(?P<quote>['"])(?P<command>\w+)(?P=quote)
+                                         |\{\s*['"]?(?P<document>\w+)['"]?\s*:\s*1\s*\})\s*\)
+      |(?P<object>db|rs)\.(?P<method>\w+)\(\s*\))
+    (?:\.\w+)*\s*\)?\s*;?\s*""", re.VERBOSE)
+_MONGO_READING_COMMANDS = frozenset({
+    "ping", "serverStatus", "buildInfo", "hello", "isMaster", "ismaster", "listDatabases", "dbStats",
+    "replSetGetStatus", "connectionStatus", "hostInfo", "getCmdLineOpts", "whatsmyuri"})
+_MONGO_READING_METHODS = {
+    "db": frozenset({"serverStatus", "stats", "version", "getName", "hostInfo", "isMaster", "hello",
+                     "getCollectionNames", "serverBuildInfo", "getReplicationInfo", "printReplicationInfo"}),
+    "rs": frozenset({"status", "conf", "config", "isMaster", "hello", "printReplicationInfo",
+                     "printSecondaryReplicationInfo"}),
+}
+"""MongoDB shell calls a health check reads with; JavaScript is a language, so anything else is not judged."""
+
 
 def sql_reads(sql: str) -> bool:
     """Whether every statement of ``sql`` only reads (see the module docstring for how it is read)."""
@@ -161,6 +177,17 @@ def sqlite_dot_reads(command: str) -> bool:
     """Whether a sqlite3 dot command (``.tables``, ``.schema t``) only reads."""
     words = command[1:].split(maxsplit=1)
     return bool(words) and words[0] in _SQLITE_READING_DOT
+
+
+def mongo_reads(expression: str) -> bool:
+    """Whether a mongosh ``--eval`` is one known status call (``db.adminCommand('ping').ok``, ``rs.status()``)."""
+    match = _MONGO_CALL.fullmatch(expression)
+    if match is None:
+        return False
+    command = match.group("command") or match.group("document")
+    if command is not None:
+        return command in _MONGO_READING_COMMANDS
+    return match.group("method") in _MONGO_READING_METHODS[match.group("object")]
 
 
 def redis_reads(words: list[str]) -> bool:

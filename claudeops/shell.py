@@ -4,18 +4,25 @@
 jellyfin`` and ``docker logs jellyfin``; the cooldown patterns must see exactly those, whatever
 wraps or chains them. This is a careful tokenizer, not a shell: it understands quoting, the
 separators ``; & && || | |&``, newlines, sub-shells (``( )``, ``$( )``, backticks), redirections,
-``NAME=value`` prefixes, the wrappers ``sudo doas env nohup nice timeout time exec command``,
-``sh -c``/``bash -c`` scripts and ``ssh host command``. It never raises: text it cannot
-tokenise is split on whitespace and separators instead, so a syntax error cannot hide a restart.
+``NAME=value`` prefixes, the wrappers in :data:`WRAPPERS` (``sudo``, ``env``, ``timeout``,
+``xargs``, ``eval``, ``watch``, ``ssh host command``…), ``sh -c``/``bash -c`` scripts, the
+commands ``find -exec`` runs and those run in containers (``docker exec``, ``kubectl exec``).
+It never raises: text it cannot tokenise is split on whitespace and separators instead, so a
+syntax error cannot hide a restart.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from claudeops.argv import KUBECTL_VALUES, Syntax, read_options, subcommand
 
 MAX_DEPTH = 6
-"""Nested ``ssh``/``sh -c`` levels followed; deeper text is not looked into."""
+"""Nested ``ssh``/``sh -c``/``eval`` levels followed; deeper text is not looked into."""
 
 _PUNCTUATION = "();<>|&\n`"
 _SEPARATOR_CHARS = _PUNCTUATION + "$"
@@ -26,26 +33,88 @@ _PLAIN_TOKEN = re.compile(r"[();<>|&\n`]+|[^ \t\r();<>|&\n`]+")
 """Runs of separators, or of anything else but blanks: exactly shlex's tokens when there are no quotes or escapes."""
 _NEEDS_PARSING = re.compile(r"[();<>|&\n`$\"'\\\t\r]")
 """A command line without any of these is one simple command whose words are its space-separated runs."""
+_QUOTED = re.compile(r"""'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]""")
+"""A quoted string or an escaped character: separators in it are text (``find … -exec rm {} \\;``)."""
+_HIDE = str.maketrans({char: chr(0xE000 + index) for index, char in enumerate(_PUNCTUATION)})
+_SHOW = str.maketrans({chr(0xE000 + index): char for index, char in enumerate(_PUNCTUATION)})
+"""Quoted separators travel through shlex as private-use characters, so they are never taken for real ones."""
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh"})
-SSH_VALUE_OPTIONS = frozenset(f"-{flag}" for flag in "BbcDEeFIiJLlmOoPpQRSWw")
-"""ssh options that take a separate value (``-p 2222``, ``-i key``)."""
-WRAPPERS: dict[str, frozenset[str]] = {
-    # wrapper -> its options that take a separate value
-    "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-U", "-r", "-t", "-D", "-T", "-R", "--user", "--group",
-                       "--host", "--prompt", "--close-from", "--other-user", "--role", "--type", "--chdir",
-                       "--chroot", "--command-timeout"}),
-    "doas": frozenset({"-u", "-C"}),
-    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
-    "nice": frozenset({"-n", "--adjustment"}),
-    "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
-    "nohup": frozenset(),
-    "time": frozenset({"-f", "--format", "-o", "--output"}),
-    "exec": frozenset({"-a"}),
-    "command": frozenset(),
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    """A program that runs the command in its operands: how it reads them."""
+
+    syntax: Syntax
+    """Its own options (a wrapper's first operand ends them: ``sudo -u ops docker ps -a``)."""
+    operands: int = 0
+    """Its own operands before the command: timeout's duration, ssh's host."""
+    script: bool = False
+    """The command's words are joined into one command line, as eval, watch and ssh hand them to a shell."""
+    argv_options: frozenset[str] = frozenset()
+    """Options that make it run the words as they are instead (``watch -x``)."""
+    options_after_operands: bool = False
+    """Options may also follow its own operands (``ssh host -t command``)."""
+    login_shell: bool = False
+    """Given no command it runs a login shell that reads standard input (``echo 'cmd' | ssh host``): the
+    call itself is then kept as a simple command, for the read-only check to refuse what it cannot see."""
+
+
+def _wrapper(short_values: str = "", *long_values: str, short_attached: str = "", **how: Any) -> Wrapper:
+    """A :class:`Wrapper` whose options end at its first operand (GNU ``+`` getopt, as all of them use)."""
+    syntax = Syntax(short_values=short_values, short_attached=short_attached, long_values=frozenset(long_values),
+                    permute=False)
+    return Wrapper(syntax, **how)
+
+
+WRAPPERS: dict[str, Wrapper] = {
+    "sudo": _wrapper("ughpCUrtDTR", "--user", "--group", "--host", "--prompt", "--close-from", "--other-user",
+                     "--role", "--type", "--chdir", "--chroot", "--command-timeout"),
+    "doas": _wrapper("uC"),
+    "env": _wrapper("uCS", "--unset", "--chdir", "--split-string"),
+    "nice": _wrapper("n", "--adjustment"),
+    "timeout": _wrapper("sk", "--signal", "--kill-after", operands=1),
+    "nohup": _wrapper(),
+    "time": _wrapper("fo", "--format", "--output"),
+    "exec": _wrapper("a"),
+    "command": _wrapper(),
+    "stdbuf": _wrapper("ioe", "--input", "--output", "--error"),
+    "ionice": _wrapper("cn", "--class", "--classdata"),
+    "setsid": _wrapper(),
+    "xargs": _wrapper("adEILnPs", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars",
+                      "--process-slot-var", short_attached="eil"),
+    "eval": _wrapper(script=True),
+    "watch": _wrapper("nq", "--interval", "--equexit", short_attached="d", script=True,
+                      argv_options=frozenset({"-x", "--exec"})),
+    "ssh": _wrapper("BbcDEeFIiJLlmOoPpQRSWw", operands=1, script=True, options_after_operands=True,
+                    login_shell=True),
 }
-POSITIONAL_BEFORE_COMMAND = {"timeout": 1}
-"""Wrappers whose first positional word is theirs (``timeout 30 docker restart x``)."""
+"""Programs that run a command given as their operands: ``xargs`` with the items it reads appended,
+``eval``/``watch``/``ssh host`` through a shell (so their words are parsed again as a command line)."""
+
+_EXECUTING_FINDS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_CONTAINER_EXEC = Syntax(short_values="euw", long_values=frozenset({
+    "--env", "--env-file", "--user", "--workdir", "--detach-keys", "--preserve-fds", "--preserve-fd"}), permute=False)
+_COMPOSE_EXEC = Syntax(short_values="euw", long_values=frozenset({"--env", "--index", "--user", "--workdir"}),
+                       permute=False)
+_KUBECTL_EXEC = Syntax(short_values="cfnsv", long_values=KUBECTL_VALUES | {"--container", "--filename",
+                                                                           "--pod-running-timeout"})
+EXECS: dict[str, Syntax] = {
+    "docker exec": _CONTAINER_EXEC, "docker container exec": _CONTAINER_EXEC,
+    "podman exec": _CONTAINER_EXEC, "podman container exec": _CONTAINER_EXEC,
+    "docker compose exec": _COMPOSE_EXEC, "docker-compose exec": _COMPOSE_EXEC,
+    "podman compose exec": _COMPOSE_EXEC, "podman-compose exec": _COMPOSE_EXEC,
+    "kubectl exec": _KUBECTL_EXEC,
+}
+"""Sub-commands that run a command in a container (``docker exec CONTAINER command…``, ``kubectl exec POD --
+command…``), with the options that come before the container."""
+_EXEC_PROGRAMS = ("docker", "podman", "docker-compose", "podman-compose", "kubectl")
+_EXEC_PARENTS = frozenset({*_EXEC_PROGRAMS, "docker container", "podman container", "docker compose",
+                           "podman compose"})
+"""What comes before ``exec`` in :data:`EXECS`."""
+_NO_CONTAINER = frozenset({"-l", "--latest"})
+"""``podman exec --latest command…`` names no container."""
 
 
 def simple_commands(command: str, depth: int = 0) -> list[list[str]]:
@@ -86,7 +155,7 @@ def _split(command: str) -> list[list[str]]:
         elif token and not token.strip(_SEPARATOR_CHARS):  # nothing but separators (and ``$`` of ``$(``)
             commands.append([])
         else:
-            commands[-1].append(token)
+            commands[-1].append(token.translate(_SHOW))
     return [words for words in commands if words]
 
 
@@ -95,11 +164,14 @@ def _tokens(command: str) -> list[str]:
 
     Without quotes or backslashes shlex has nothing to interpret, and a regex gives the same
     tokens (checked against shlex on 300,000 random command lines) twenty times faster: the
-    tool gate tokenises every Bash call of a tier-1 or dry-run session.
+    tool gate tokenises every Bash call of a tier-1 or dry-run session. With them, separators that
+    are quoted or escaped are hidden from shlex (see :data:`_HIDE`), which would otherwise return
+    ``\\;`` and ``';'`` as the same ``;`` token as a real separator.
     """
     if '"' not in command and "'" not in command and "\\" not in command:
         return _PLAIN_TOKEN.findall(command)
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=_PUNCTUATION)
+    hidden = _QUOTED.sub(lambda quoted: quoted.group().translate(_HIDE), command)
+    lexer = shlex.shlex(hidden, posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace_split = True
     lexer.whitespace = " \t\r"
     lexer.commenters = ""
@@ -111,45 +183,91 @@ def _tokens(command: str) -> list[str]:
 
 
 def _unwrap(words: list[str], depth: int) -> list[list[str]]:
-    """Peel assignments and wrappers off one simple command; follow ssh and ``sh -c``."""
+    """Peel assignments and wrappers off one simple command; follow what it runs (ssh, ``sh -c``, find -exec…)."""
     while words:
         if "=" in words[0] and _ASSIGNMENT.match(words[0]):
             words = words[1:]
             continue
         program = words[0].rpartition("/")[2]
-        if program in WRAPPERS:
+        wrapper = WRAPPERS.get(program)
+        if wrapper is not None:
             if program == "command" and words[1:2] and words[1] in ("-v", "-V"):
                 return []  # `command -v docker` only looks the program up
-            words = _after_options(words[1:], WRAPPERS[program], POSITIONAL_BEFORE_COMMAND.get(program, 0))
+            command, script = _wrapped(words[1:], wrapper)
+            if command is None:
+                return [[program, *words[1:]]]
+            if script and command:
+                return simple_commands(" ".join(command), depth + 1)
+            words = command
             continue
-        if program == "ssh":
-            return simple_commands(" ".join(_ssh_remote_command(words[1:])), depth + 1)
-        if program in SHELLS:
-            script = _shell_script(words[1:])
-            if script is not None:
-                return simple_commands(script, depth + 1)
-        return [[program, *words[1:]]]
+        follow = _FOLLOWED.get(program)
+        followed = None if follow is None else follow(program, words[1:], depth)
+        return [[program, *words[1:]]] if followed is None else followed
     return []
 
 
-def _after_options(words: list[str], value_options: frozenset[str], positionals: int) -> list[str]:
-    """The words after a wrapper's options (and its own positional arguments)."""
+def _wrapped(words: list[str], wrapper: Wrapper) -> tuple[list[str] | None, bool]:
+    """The command a wrapper runs and whether it is a command line to parse again.
+
+    ``None`` for a login shell reading standard input (:attr:`Wrapper.login_shell`).
+    """
+    options, operands = read_options(words, wrapper.syntax)
+    command = operands[wrapper.operands:]
+    if wrapper.options_after_operands:
+        more, command = read_options(command, wrapper.syntax)
+        options += more
+    if not command and wrapper.login_shell and len(operands) >= wrapper.operands:
+        return None, False
+    return command, wrapper.script and wrapper.argv_options.isdisjoint(name for name, _ in options)
+
+
+def _shell(program: str, words: list[str], depth: int) -> list[list[str]] | None:
+    """The commands of ``sh -c 'script'``; ``None`` for a shell running a file or standard input."""
+    script = _shell_script(words)
+    return None if script is None else simple_commands(script, depth + 1)
+
+
+def _find(program: str, words: list[str], depth: int) -> list[list[str]]:
+    """find's own expression, then each command its ``-exec``/``-execdir``/``-ok``/``-okdir`` runs.
+
+    A command ends at ``;`` (find needs it escaped, so it is a word here) or at ``+`` after ``{}``;
+    the rest of the expression is find's again.
+    """
+    own = [program]
+    found: list[list[str]] = []
     index = 0
     while index < len(words):
         word = words[index]
-        if word == "--":
+        index += 1
+        if word not in _EXECUTING_FINDS:
+            own.append(word)
+            continue
+        start = index
+        while index < len(words) and words[index] != ";" and not (words[index] == "+" and words[index - 1] == "{}"):
             index += 1
-            break
-        if not word.startswith("-") or word == "-":
-            break
-        index += 2 if word in value_options else 1
-    index += positionals
-    return words[index:]
+        found.extend(_unwrap(words[start:index], depth + 1))
+        index += 1
+    return [own, *found]
 
 
-def _ssh_remote_command(words: list[str]) -> list[str]:
-    """The remote command of ``ssh [options] host [command...]`` (empty for a login)."""
-    return _after_options(words, SSH_VALUE_OPTIONS, 0)[1:]  # skip the host
+def _executed(program: str, words: list[str], depth: int) -> list[list[str]] | None:
+    """The commands of ``docker exec CONTAINER command…`` (also ``kubectl exec POD -- …``, compose and podman).
+
+    ``None`` when ``words`` are some other sub-command: the call is then judged as it is.
+    """
+    if "exec" not in words:  # docker logs, docker ps…: the common case, settled without reading options
+        return None
+    path = program
+    while path in _EXEC_PARENTS:
+        found = subcommand(words, path)
+        if found is None:
+            return None
+        path, words = f"{path} {found[0]}", found[1]
+    syntax = EXECS.get(path)
+    if syntax is None:
+        return None
+    options, operands = read_options(words, syntax)
+    return _unwrap(operands[0 if _NO_CONTAINER.intersection(name for name, _ in options) else 1:], depth + 1)
 
 
 def _shell_script(words: list[str]) -> str | None:
@@ -161,3 +279,8 @@ def _shell_script(words: list[str]) -> str | None:
             rest = [item for item in words[index + 1:] if not item.startswith("-")]
             return rest[0] if rest else None
     return None
+
+
+_FOLLOWED: dict[str, Callable[[str, list[str], int], list[list[str]] | None]] = {
+    **dict.fromkeys(SHELLS, _shell), "find": _find, **dict.fromkeys(_EXEC_PROGRAMS, _executed)}
+"""Programs that may run other commands, and how to find them (``None``: the call runs nothing else)."""
