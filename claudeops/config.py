@@ -306,6 +306,8 @@ class Config:
 
 
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", "auto")
+SETTING_SOURCES = ("user", "project", "local")
+"""What the CLI's ``--setting-sources`` accepts; anything else makes it exit before the session starts."""
 
 
 def validate_core(config: Config) -> None:
@@ -321,6 +323,8 @@ def validate_core(config: Config) -> None:
     require(1 <= core.max_tier <= 3, "max_tier", "1, 2 or 3")
     require(core.log_level in LOG_LEVELS, "log_level", " or ".join(LOG_LEVELS))
     require(core.log_format in LOG_FORMATS, "log_format", " or ".join(LOG_FORMATS))
+    require(set(core.setting_sources) <= set(SETTING_SOURCES), "setting_sources",
+            "a list of " + ", ".join(SETTING_SOURCES))
     for tier in TIER_DEFAULTS:
         section, settings = tier_section(tier), config.tier(tier)
         # an empty model would make the SDK leave out --model, and the CLI's default is its most expensive one

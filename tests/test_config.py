@@ -148,6 +148,7 @@ def test_shipped_config_toml_documents_every_setting_at_its_default():
     ('[tier1]\nmodel = ""\n', "'tier1.model' must be a model alias or name without blanks, not ''"),
     ('[tier2]\nmodel = "  "\n', "'tier2.model' must be a model alias or name without blanks, not '  '"),
     ('[tier3]\nprompt = ""\n', "'tier3.prompt' must be a prompt file name or path, not ''"),
+    ('setting_sources = ["projects"]\n', "'setting_sources' must be a list of user, project, local, not ['projects']"),
 ])
 def test_out_of_range_value_is_a_one_line_error_naming_key_and_file(tmp_path, text, message):
     path = write_config(tmp_path, text)
