@@ -341,13 +341,15 @@ def _hook_request(request_id: str, callback_id: str, block: dict[str, Any], sess
 class ReplaySource:
     """A transport factory that serves one recording per session of a chain, in order.
 
-    A recording is a path (read when its session starts), a :class:`Recording` already read
-    (``claudeops run`` reads every ``--replay`` file first, so a bad one is a usage error), or
-    a list of frames. The first two keep each frame's recorded line for the transcript.
+    A recording is a path (a ``Path`` or a ``str``, read when its session starts), a
+    :class:`Recording` already read (``claudeops run`` reads every ``--replay`` file first, so a
+    bad one is a usage error), or a list of frames. The first two keep each frame's recorded line
+    for the transcript.
     """
 
-    def __init__(self, recordings: Sequence[Path | Recording | Sequence[dict[str, Any]]]) -> None:
-        self._recordings = list(recordings)
+    def __init__(self, recordings: Sequence[str | Path | Recording | Sequence[dict[str, Any]]]) -> None:
+        # a str is a sequence too: without this, a path given as text would be taken for its characters
+        self._recordings = [Path(item) if isinstance(item, str) else item for item in recordings]
         self.used = 0
 
     @property

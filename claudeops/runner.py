@@ -53,7 +53,8 @@ class RunRequest:
     observer: RunObserver | None = None
 
     @classmethod
-    def replaying(cls, recordings: Sequence[Path | Recording | Sequence[dict[str, Any]]], **fields: Any) -> RunRequest:
+    def replaying(cls, recordings: Sequence[str | Path | Recording | Sequence[dict[str, Any]]],
+                  **fields: Any) -> RunRequest:
         """A request that replays ``recordings``, one per session of the chain, in order."""
         fields.setdefault("trigger", "replay")
         return cls(transport_factory=ReplaySource(recordings), **fields)

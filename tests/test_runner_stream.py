@@ -6,6 +6,7 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
 from runner_support import events, notes, replay, row
 
 from claudeops import hookimpl
@@ -82,9 +83,10 @@ def test_the_transcript_is_the_redacted_raw_stream_and_replays_to_the_same_marke
     assert again.markers_recorded == 2 and notes() == ["saw a key", "done", "saw a key", "done"]
 
 
-def test_a_replayed_file_is_copied_to_the_transcript_line_for_line(runner_app):
+@pytest.mark.parametrize("given", [RECORDED, str(RECORDED)], ids=["Path", "str"])
+def test_a_replayed_file_is_copied_to_the_transcript_line_for_line(runner_app, given):
     recorded = [line.strip() for line in RECORDED.read_text().splitlines() if line.strip()]
-    [report] = replay(runner_app, RECORDED)
+    [report] = replay(runner_app, given)  # a path given as text is a path, not a list of characters
     written = Path(report.transcript_path).read_text().splitlines()
     assert [line for line in written if '"control_' not in line] == [
         line for line in recorded if '"control_' not in line]
