@@ -68,6 +68,11 @@ def test_a_refusal_is_recorded_as_a_warning_event_of_the_session(app, clock):
     "docker ps && docker restart jellyfin",
     "docker logs jellyfin; docker restart jellyfin sonarr",
     "docker compose restart",
+    "eval docker restart jellyfin",
+    "find / -name x -exec docker restart jellyfin \\;",
+    "watch -n 60 'docker restart jellyfin'",
+    "docker exec admin docker restart jellyfin",
+    "ssh nas -t docker restart jellyfin",
 ])
 def test_every_shape_of_restart_is_refused_in_cooldown(app, clock, command):
     restarted_twice(app, clock)

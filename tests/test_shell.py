@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -41,3 +42,38 @@ _PLAIN_TEXT = st.lists(st.one_of(_PLAIN_WORDS, st.text(st.sampled_from("az09-_./
 def test_a_line_with_nothing_to_parse_takes_the_short_way_to_the_same_commands(text):
     """Lines without separators, quotes or substitutions skip the tokenizer: the result must not change."""
     assert simple_commands(text) == _parsed_commands(text, 0)
+
+
+@pytest.mark.parametrize(("command", "runs"), [
+    ("eval docker restart jellyfin", [["docker", "restart", "jellyfin"]]),
+    ("eval 'docker ps; docker restart x'", [["docker", "ps"], ["docker", "restart", "x"]]),
+    ("watch -n 5 'docker restart x'", [["docker", "restart", "x"]]),
+    ("watch -x sh -c 'docker restart x'", [["docker", "restart", "x"]]),
+    ("ls | xargs -0 -n1 docker restart", [["ls"], ["docker", "restart"]]),
+    ("xargs -I{} docker restart {}", [["docker", "restart", "{}"]]),
+    ("find / -name x -exec docker restart jellyfin \\;",
+     [["find", "/", "-name", "x"], ["docker", "restart", "jellyfin"]]),
+    ("find . -exec cat {} ';' -o -execdir rm {} + -print",
+     [["find", ".", "-o", "-print"], ["cat", "{}"], ["rm", "{}"]]),
+    ("docker --log-level debug exec -u root db psql -c 'select 1'", [["psql", "-c", "select 1"]]),
+    ("docker container exec web cat /etc/hosts", [["cat", "/etc/hosts"]]),
+    ("docker compose -f x.yml exec -T db sh -c 'docker restart x'", [["docker", "restart", "x"]]),
+    ("kubectl -n media exec -it pod -c app -- rm -rf /data", [["rm", "-rf", "/data"]]),
+    ("podman exec --latest docker restart x", [["docker", "restart", "x"]]),
+    ("docker exec -it db sh", [["sh"]]),
+    ("ssh nas -p 2222 -t docker restart x", [["docker", "restart", "x"]]),
+    ("echo 'docker restart x' | ssh nas", [["echo", "docker restart x"], ["ssh", "nas"]]),
+    ("sudo -Eu root docker restart x", [["docker", "restart", "x"]]),
+])
+def test_commands_run_by_eval_watch_xargs_find_exec_and_ssh_are_followed(command, runs):
+    assert simple_commands(command) == runs
+
+
+@pytest.mark.parametrize(("command", "runs"), [
+    ("docker logs --tail 20 db", [["docker", "logs", "--tail", "20", "db"]]),
+    ("docker exec db", []),
+    ("ssh -V", []),
+    ("echo 'a;b' \"|\" \\& | grep ';'", [["echo", "a;b", "|", "&"], ["grep", ";"]]),
+])
+def test_quoted_separators_stay_words_and_calls_that_run_nothing_else_stay_as_they_are(command, runs):
+    assert simple_commands(command) == runs
