@@ -5,9 +5,12 @@ runner's tool gate asks :func:`mutating_reason` before every call of a dry-run s
 every tier-1 session (tier 1 observes). The check is deliberately conservative: file-writing
 tools, and shell command lines any of whose simple commands is a known state change (restarts,
 compose, service managers, package managers, git writes, HTTP writes, downloads into files,
-file changes, redirection into a file, database queries that are not known to only read) — found
-through wrappers, chains, ``sh -c`` and ``ssh host …`` by :mod:`claudeops.shell`. Read-only
-diagnostics stay allowed, so a dry run still shows what the agent would have looked at.
+file changes, redirection into a file, firewall and network changes, notifications, database
+queries and admin commands that are not known to only read) or runs commands it cannot see (a
+shell reading standard input) — found through wrappers, chains, ``sh -c``, ``eval``, ``find
+-exec``, ``docker exec`` and ``ssh host …`` by :mod:`claudeops.shell`, sub-commands after the
+program's global options (:mod:`claudeops.argv`). Read-only diagnostics stay allowed, so a dry
+run still shows what the agent would have looked at.
 """
 
 from __future__ import annotations
@@ -70,7 +73,8 @@ _ALWAYS_MUTATING = frozenset({
     "mail", "mailx", "sendmail", "msmtp", "notify-send", "wall", "logger",
     # databases and firewalls created, dropped, rebuilt or replaced
     "createdb", "dropdb", "createuser", "dropuser", "vacuumdb", "reindexdb", "clusterdb", "pg_createcluster",
-    "pg_dropcluster", "iptables-restore", "ip6tables-restore",
+    "pg_dropcluster", *(f"{tables}{variant}-restore" for tables in ("iptables", "ip6tables")
+                        for variant in ("", "-legacy", "-nft")),
 })
 
 _WRITES = "would change the system and is not run"
@@ -110,7 +114,8 @@ def mutating_command(command: str) -> str | None:
     """The first state-changing simple command of a shell command line, or ``None``.
 
     The line is taken apart by :func:`claudeops.shell.simple_commands`, so wrappers (``sudo``,
-    ``env``, ``timeout``), chains, sub-shells, ``sh -c`` scripts and ``ssh host …`` hide nothing.
+    ``env``, ``timeout``, ``xargs``, ``eval``), chains, sub-shells, ``sh -c`` scripts, ``find -exec``,
+    ``docker exec`` and ``ssh host …`` hide nothing.
     """
     found = _first_refused(command)
     return None if found is None else found[0]
@@ -155,6 +160,8 @@ def _sed(arguments: list[str]) -> str | None:
 
 
 _NO_OPTIONS = Syntax()
+_DISCARDED = frozenset({"-", "/dev/null"})
+"""Output files that are not files: standard output, or nowhere."""
 
 
 def _service(arguments: list[str]) -> str | None:
@@ -345,8 +352,6 @@ _WGET = Syntax(short_values="oaiBtOTwQPUlARDIXe", long_values=frozenset({
     "--base", "--execute"}))
 _WGET_SENDS_BODY = frozenset({"--post-data", "--post-file", "--body-data", "--body-file"})
 _WGET_WRITES_FILE = frozenset({"-b", "--background", "--save-cookies", "--warc-file"})
-_DISCARDED = frozenset({"-", "/dev/null"})
-"""Output files that are not files: standard output, or nowhere."""
 
 
 def _wget(arguments: list[str]) -> str | None:
@@ -481,7 +486,8 @@ def _redis_cli(arguments: list[str]) -> str | None:
 _JUDGES: dict[str, Callable[[list[str]], str | None]] = {
     "sed": _sed, "curl": _curl, "wget": _wget, "mount": _mount, "service": _service, "psql": _psql, "mysql": _mysql,
     "mariadb": _mysql, "sqlite3": _sqlite3, "redis-cli": _redis_cli, "find": _find, "perl": _perl,
-    "iptables": _iptables, "ip6tables": _iptables, "nft": _nft, "ip": _ip, "mysqladmin": _mysqladmin,
+    **{f"{tables}{variant}": _iptables for tables in ("iptables", "ip6tables") for variant in ("", "-legacy", "-nft")},
+    "nft": _nft, "ip": _ip, "mysqladmin": _mysqladmin,
     "mariadb-admin": _mysqladmin, "pg_ctl": _pg_ctl, "mongosh": _mongosh, "mongo": _mongosh,
     "ssh": _unseen_script, "source": _unseen_script, ".": _unseen_script, **dict.fromkeys(SHELLS, _unseen_script),
 }

@@ -146,7 +146,8 @@ def test_tier_1_refuses_mongo_shells_it_cannot_judge_as_unseen(command):
 
 @pytest.mark.parametrize("command", [
     "iptables -F", "iptables -A INPUT -s 10.0.0.9 -j DROP", "iptables -t nat -I PREROUTING 1 -j ACCEPT",
-    "iptables -nvL -Z", "iptables --flush", "iptables --fl", "ip6tables -P INPUT DROP", "iptables-restore < rules",
+    "iptables -nvL -Z", "iptables --flush", "iptables --fl", "ip6tables -P INPUT DROP", "iptables-nft -F",
+    "iptables-restore < rules",
     "nft flush ruleset", "nft add rule inet filter input drop", "nft 'list ruleset; flush ruleset'",
     "nft -f /etc/nftables.conf",
     "ip link set eth0 down", "ip addr add 10.0.0.2/24 dev eth0", "ip route del default", "ip addr flush dev eth0",
