@@ -155,7 +155,7 @@ def _split(command: str) -> list[list[str]]:
         elif token and not token.strip(_SEPARATOR_CHARS):  # nothing but separators (and ``$`` of ``$(``)
             commands.append([])
         else:
-            commands[-1].append(token.translate(_SHOW))
+            commands[-1].append(token if token.isascii() else token.translate(_SHOW))
     return [words for words in commands if words]
 
 
