@@ -6,6 +6,7 @@ CLI's start-up, about a second.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
@@ -20,7 +21,15 @@ from runner_support import load_app, notes, row
 
 from claudeops.plugins import DEFAULT_PLUGINS
 from claudeops.replay import load_recording
-from claudeops.runner import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, RunRequest, execute, run_chain
+from claudeops.runner import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_LOCKED,
+    RunRequest,
+    execute,
+    run_chain,
+    run_session_chain,
+)
 from claudeops.store import close_store
 
 pytest_plugins = ["runner_fixtures", "fake_api_fixture"]
@@ -100,9 +109,11 @@ def test_an_api_error_fails_the_session_with_the_reason(runner_app, fake_api, re
 
 def test_a_cli_that_exits_with_an_error_is_logged_and_its_last_stderr_line_is_the_reason(runner_app, fake_api,
                                                                                        caplog):
-    runner_app.config.override("setting_sources", ["bogus"])  # the CLI refuses the flag on stderr and exits 1
+    # A value `claudeops run` refuses up front, forced past that check (run_session_chain skips it) so that the
+    # CLI itself refuses the flag on stderr and exits 1.
+    runner_app.config.override("setting_sources", ["bogus"])
     caplog.set_level(logging.INFO, logger="claudeops.cli_stderr")
-    result = execute(runner_app, RunRequest())
+    result = asyncio.run(run_session_chain(runner_app, RunRequest()))
     [report] = result.sessions
     assert (report.status, result.exit_code) == ("failed", EXIT_FAILED)
     assert report.reason.startswith("Claude Code exited with exit code 1: ") and "bogus" in report.reason
