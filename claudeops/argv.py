@@ -128,3 +128,21 @@ def subcommand(words: list[str], path: str) -> tuple[str, list[str]] | None:
         return words[0], words[1:]
     _, operands = read_options(words, SUBCOMMAND_OPTIONS.get(path, _NO_OPTIONS))
     return (operands[0], operands[1:]) if operands else None
+
+
+def without_global_options(words: list[str]) -> list[str]:
+    """``words`` with the options before each sub-command left out, the form patterns are written for.
+
+    ``docker --log-level debug restart x`` → ``docker restart x``; ``docker compose -f x.yml up -d web``
+    → ``docker compose up -d web`` (options after the last sub-command stay). A line whose
+    sub-command cannot be found is returned as it is.
+    """
+    path, rest, kept = words[0] if words else "", words[1:], words[:1]
+    while path in SUBCOMMAND_OPTIONS:
+        found = subcommand(rest, path)
+        if found is None:
+            return words
+        name, rest = found
+        kept.append(name)
+        path = f"{path} {name}"
+    return kept + rest

@@ -73,6 +73,10 @@ def test_a_refusal_is_recorded_as_a_warning_event_of_the_session(app, clock):
     "watch -n 60 'docker restart jellyfin'",
     "docker exec admin docker restart jellyfin",
     "ssh nas -t docker restart jellyfin",
+    "docker --log-level debug restart jellyfin",
+    "docker -H unix:///var/run/docker.sock container restart jellyfin",
+    "docker compose -f /srv/media/compose.yml -p media restart jellyfin",
+    "systemctl -H nas restart jellyfin.service",
 ])
 def test_every_shape_of_restart_is_refused_in_cooldown(app, clock, command):
     restarted_twice(app, clock)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from claudeops.argv import without_global_options
 from claudeops.shell import MAX_DEPTH, _parsed_commands, simple_commands
 
 
@@ -77,3 +78,17 @@ def test_commands_run_by_eval_watch_xargs_find_exec_and_ssh_are_followed(command
 ])
 def test_quoted_separators_stay_words_and_calls_that_run_nothing_else_stay_as_they_are(command, runs):
     assert simple_commands(command) == runs
+
+
+@pytest.mark.parametrize(("line", "canonical"), [
+    ("docker --log-level debug restart jellyfin", "docker restart jellyfin"),
+    ("docker -H tcp://nas:2375 --context x container restart jellyfin", "docker container restart jellyfin"),
+    ("docker compose -f /srv/compose.yml -p media up -d web", "docker compose up -d web"),
+    ("git -C /srv/repo -c a=b push origin", "git push origin"),
+    ("systemctl --user restart jellyfin", "systemctl restart jellyfin"),
+    ("docker logs --tail 20 web", "docker logs --tail 20 web"),
+    ("docker --version", "docker --version"),
+    ("journalctl -u jellyfin -n 50", "journalctl -u jellyfin -n 50"),
+])
+def test_options_before_a_sub_command_are_left_out_of_the_form_patterns_match(line, canonical):
+    assert " ".join(without_global_options(shlex.split(line))) == canonical

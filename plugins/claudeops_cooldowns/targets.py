@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from claudeops.argv import without_global_options
 from claudeops.shell import simple_commands
 from claudeops_cooldowns.names import service_name
 
@@ -29,18 +30,22 @@ def find_targets(command: str, patterns: Mapping[str, Sequence[re.Pattern[str]]]
     """Every (action, service) ``command`` would perform, in order, without duplicates.
 
     Each simple command (see :mod:`claudeops.shell`) is joined with single spaces and
-    searched with every pattern; each match names services through its ``service`` group.
+    searched with every pattern, as written and without the options before its sub-command
+    (``docker --log-level debug restart x`` is searched as ``docker restart x`` too, so an
+    option cannot hide a restart from patterns anchored on ``docker restart``); each match
+    names services through its ``service`` group.
     """
     found: dict[tuple[str, str], Target] = {}
     for words in simple_commands(command):
         text = " ".join(words)
-        for action, action_patterns in patterns.items():
-            for pattern in action_patterns:
-                match = pattern.search(text)
-                if match is None:
-                    continue
-                for service in service_names(match.group("service") or ""):
-                    found.setdefault((action, service), Target(action, service, text))
+        for searched in dict.fromkeys((text, " ".join(without_global_options(words)))):
+            for action, action_patterns in patterns.items():
+                for pattern in action_patterns:
+                    match = pattern.search(searched)
+                    if match is None:
+                        continue
+                    for service in service_names(match.group("service") or ""):
+                        found.setdefault((action, service), Target(action, service, text))
     return list(found.values())
 
 
