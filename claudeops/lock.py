@@ -12,12 +12,22 @@ from __future__ import annotations
 
 import fcntl
 import os
+import socket
 from pathlib import Path
 from types import TracebackType
 
 from claudeops.clock import now_timestamp
 
 LOCK_FILE = "run.lock"
+
+
+def run_domain(state_dir: Path) -> str:
+    """The runs one lock keeps apart, named for the ``runner`` column: ``host:/absolute/state/dir``.
+
+    Hosts (or state directories) sharing one PostgreSQL database are not serialised by each
+    other's locks, so each settles only the abandoned rows of its own domain.
+    """
+    return f"{socket.gethostname()}:{state_dir.absolute()}"
 
 
 class LockHeld(Exception):

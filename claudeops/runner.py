@@ -27,7 +27,7 @@ from claudeops.config import TIER_DEFAULTS, validate_core
 from claudeops.credentials import require_credentials
 from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from claudeops.exit_codes import EXIT_LOCKED as EXIT_LOCKED  # re-exported: callers of execute() compare with it
-from claudeops.lock import RunLock
+from claudeops.lock import RunLock, run_domain
 from claudeops.prompts import tier_prompt_path
 from claudeops.replay import Recording, ReplaySource
 from claudeops.session import Handoff, Session
@@ -182,7 +182,7 @@ def execute(app: App, request: RunRequest) -> ChainResult:
         require_credentials(os.environ, app.config.core.setting_sources)
     with RunLock(app.ensure_state_dir()):
         app.open_store()
-        abandoned = interrupt_abandoned_sessions()
+        abandoned = interrupt_abandoned_sessions(run_domain(app.state_dir))
         if abandoned:
             log.warning("marked %d session(s) left running by a process that died as interrupted", abandoned)
         return asyncio.run(_with_signals(app, request))

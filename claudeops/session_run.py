@@ -35,6 +35,7 @@ from claudeops.clock import now_timestamp
 from claudeops.dry_run import mutating_reason, read_only_mode
 from claudeops.failures import exception_failure, result_failure
 from claudeops.hookcalls import PluginCalls
+from claudeops.lock import run_domain
 from claudeops.notable import NotableEvent
 from claudeops.options import build_options, log_cli_stderr
 from claudeops.plugins import PluginError
@@ -174,11 +175,12 @@ class SessionRun:
         """Insert the ``running`` row and build the :class:`Session` hooks will see."""
         tier_settings = self.app.config.tier(self.plan.tier)
         clock = self.settings.clock
+        runner = run_domain(self.app.state_dir)
 
         def insert() -> int:
             with db.atomic():  # one commit: the row and where its transcript is, before anything can fail
                 session_id = insert_session_row(self.plan.tier, tier_settings.model, self.plan.trigger,
-                                                self.plan.parent_id, now_timestamp(clock))
+                                                self.plan.parent_id, now_timestamp(clock), runner)
                 update_session_row(session_id, transcript_path=str(self._transcript_of(session_id)))
             return session_id
 

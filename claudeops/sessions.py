@@ -34,6 +34,7 @@ class SessionRow(BaseModel):
                                                column_name="parent_session_id", on_delete="SET NULL")
     transcript_path = peewee.TextField(null=True)
     error = peewee.TextField(null=True)
+    runner = peewee.TextField(null=True)
 
     class Meta:
         table_name = "sessions"
@@ -74,26 +75,36 @@ def _add_duration_api_ms(database: peewee.Database) -> None:
         "sessions", "duration_api_ms", peewee.IntegerField(null=True)))
 
 
+def _add_runner(database: peewee.Database) -> None:
+    """Which runner a row belongs to (:func:`claudeops.lock.run_domain`), so hosts sharing a database
+    only ever mark their own abandoned rows."""
+    migrate(SchemaMigrator.from_database(database).add_column("sessions", "runner", peewee.TextField(null=True)))
+
+
 CORE_MIGRATIONS = (Migration("0001_create_sessions", _create_sessions),
-                   Migration("0002_add_duration_api_ms", _add_duration_api_ms))
+                   Migration("0002_add_duration_api_ms", _add_duration_api_ms),
+                   Migration("0003_add_runner", _add_runner))
 
 
-def start_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str) -> SessionRow:
+def start_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str,
+                      runner: str | None = None) -> SessionRow:
     """Insert the ``running`` row a session lives in, committed at once, as a model instance."""
     with db.atomic():
-        session_id = insert_session_row(tier, model, trigger, parent_id, started_at)
+        session_id = insert_session_row(tier, model, trigger, parent_id, started_at, runner)
     return SessionRow.get_by_id(session_id)
 
 
-def insert_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str) -> int:
+def insert_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str,
+                       runner: str | None = None) -> int:
     """Insert a ``running`` row and return its id; the caller commits (inside ``db.atomic()``).
 
     Hand-written SQL, like :func:`update_session_row`: every session pays for its row at start
     and end, and peewee's query builder costs several times the statement itself (about 0.6 ms
     of a replayed 200-message session, measured with ``bench/runner_overhead.py``).
     """
-    return insert_returning_id("INSERT INTO sessions (tier, model, trigger, status, started_at, parent_session_id) "
-                               "VALUES (?, ?, ?, 'running', ?, ?)", (tier, model, trigger, started_at, parent_id))
+    return insert_returning_id(
+        "INSERT INTO sessions (tier, model, trigger, status, started_at, parent_session_id, runner) "
+        "VALUES (?, ?, ?, 'running', ?, ?, ?)", (tier, model, trigger, started_at, parent_id, runner))
 
 
 def update_session_row(session_id: int, **fields: Any) -> None:
@@ -103,14 +114,17 @@ def update_session_row(session_id: int, **fields: Any) -> None:
     db.execute_sql(portable_sql(f"UPDATE sessions SET {assignments} WHERE id = ?"), (*fields.values(), session_id))
 
 
-def interrupt_abandoned_sessions() -> int:
-    """Mark rows left ``running`` by a crashed process as ``interrupted``; returns how many.
+def interrupt_abandoned_sessions(runner: str) -> int:
+    """Mark ``runner``'s rows left ``running`` by a crashed process as ``interrupted``; returns how many.
 
-    Called only while holding the run lock, so no live session can be among them.
+    Called only while holding ``runner``'s lock, so none of its live sessions can be among them.
+    Rows of other runners sharing the database (other hosts, other state directories) are theirs
+    to settle; rows from before runners were recorded (``NULL``) are taken as this runner's.
     """
     return (SessionRow.update(status="interrupted", error="the runner process died before the session ended",
                               ended_at=now_timestamp())
-            .where(SessionRow.status == "running").execute())
+            .where((SessionRow.status == "running") & ((SessionRow.runner == runner) | SessionRow.runner.is_null()))
+            .execute())
 
 
 def session_dicts(*, status: str | None = None, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import socket
 import sqlite3
 import threading
 import time
@@ -18,7 +19,7 @@ from runner_support import events, notes, row
 
 from claudeops import hookimpl
 from claudeops.failures import exception_failure, result_failure
-from claudeops.lock import LockHeld, RunLock
+from claudeops.lock import LockHeld, RunLock, run_domain
 from claudeops.replay import ReplayTransport, ScriptTransport, bash, script_to_stream
 from claudeops.runner import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, RunRequest, execute, run_chain
 from claudeops.session_run import CLITransport
@@ -137,6 +138,17 @@ def test_a_row_left_running_by_a_dead_process_is_marked_interrupted_at_the_next_
     assert result.exit_code == EXIT_OK
     stored = row(abandoned.id)
     assert stored.status == "interrupted" and "died" in stored.error
+
+
+def test_only_this_runners_abandoned_rows_are_settled_when_hosts_share_a_database(runner_app, state_dir):
+    ours = start_session_row(1, "haiku", "scheduled", None, "2026-01-01T00:00:00Z", run_domain(state_dir))
+    other_host = start_session_row(1, "haiku", "scheduled", None, "2026-01-01T00:00:00Z", "nas:/var/lib/claudeops")
+    other_dir = start_session_row(1, "haiku", "scheduled", None, "2026-01-01T00:00:00Z",
+                                  run_domain(state_dir.parent / "elsewhere"))
+    [report] = execute(runner_app, RunRequest.replaying([script_to_stream(["fine"])])).sessions
+    assert row(ours.id).status == "interrupted"
+    assert (row(other_host.id).status, row(other_dir.id).status) == ("running", "running")  # live elsewhere
+    assert row(report.session_id).runner == run_domain(state_dir) == f"{socket.gethostname()}:{state_dir}"
 
 
 def test_a_second_run_while_one_holds_the_lock_does_not_start(runner_app, state_dir):

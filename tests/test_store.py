@@ -92,11 +92,12 @@ def test_online_backup_copies_the_live_database(database, tmp_path):
     copy.close()
 
 
-def test_an_existing_sessions_table_gains_duration_api_ms_and_keeps_its_rows(database):
+def test_an_existing_sessions_table_gains_the_new_columns_and_keeps_its_rows(database):
     first_release = [("core", CORE_MIGRATIONS[:1])]
     apply_migrations(first_release)
     database.execute_sql("INSERT INTO sessions (tier, model, trigger, status, started_at, duration_ms) "
                          "VALUES (1, 'haiku', 'scheduled', 'completed', '2026-01-01T00:00:00Z', 4200)")
-    assert [step.name for step in apply_migrations([("core", CORE_MIGRATIONS)])] == ["0002_add_duration_api_ms"]
+    assert [step.name for step in apply_migrations([("core", CORE_MIGRATIONS)])] == [
+        "0002_add_duration_api_ms", "0003_add_runner"]
     row = SessionRow.get()
-    assert (row.duration_ms, row.duration_api_ms) == (4200, None)
+    assert (row.duration_ms, row.duration_api_ms, row.runner) == (4200, None, None)

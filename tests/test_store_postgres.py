@@ -31,7 +31,9 @@ def test_all_migrations_apply_on_postgresql_and_are_idempotent(pg_app):
 
 
 def test_session_rows_on_postgresql(pg_app):
-    row = start_session_row(1, "haiku", "scheduled", None, now_timestamp())
-    child = start_session_row(2, "sonnet", "escalation", row.id, now_timestamp())
+    row = start_session_row(1, "haiku", "scheduled", None, now_timestamp(), "ops:/var/lib/claudeops")
+    child = start_session_row(2, "sonnet", "escalation", row.id, now_timestamp(), "ops:/var/lib/claudeops")
+    elsewhere = start_session_row(1, "haiku", "scheduled", None, now_timestamp(), "nas:/var/lib/claudeops")
     assert SessionRow.get_by_id(child.id).parent_session_id.id == row.id
-    assert interrupt_abandoned_sessions() == 2
+    assert interrupt_abandoned_sessions("ops:/var/lib/claudeops") == 2
+    assert SessionRow.get_by_id(elsewhere.id).status == "running"  # another host's, on the shared database

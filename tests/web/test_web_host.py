@@ -139,9 +139,10 @@ def test_session_detail_renders_the_transcript_readably(client, tmp_path):
     transcript = tmp_path / "t.jsonl"
     shutil.copy(RECORDED, transcript)
     row = session(status="completed", transcript_path=str(transcript), num_turns=3, result="All fine",
-                  duration_ms=65_000, duration_api_ms=41_000)
+                  duration_ms=65_000, duration_api_ms=41_000, runner="nas:/var/lib/claudeops")
     html = client.get(f"/sessions/{row.id}").text
     assert "<small>(41s model API)</small>" in html
+    assert "<dt>Runner</dt><dd>nas:/var/lib/claudeops</dd>" in html
     assert '<mark class="marker marker-malformed"' in html        # the marker with an unknown category
     assert '<mark class="marker marker-memory"' in html           # the valid one
     assert re.search(r'<details class="turn tool-use"><summary><span class="kind">tool call</span> Bash: ', html)

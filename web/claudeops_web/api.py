@@ -33,13 +33,14 @@ class SessionOut:
     result: str | None
     error: str | None
     parent_session_id: int | None
+    runner: str | None
     chain: list[int]
 
 
 def _session_out(row: dict[str, Any], chain: list[session_queries.ChainLink]) -> SessionOut:
     return SessionOut(row["id"], row["tier"], row["model"], row["trigger"], row["status"], row["started_at"],
                       row["ended_at"], row["elapsed_ms"], row["duration_api_ms"], row["cost_usd"], row["num_turns"],
-                      row["result"], row["error"], row["parent_session_id"], [link.id for link in chain])
+                      row["result"], row["error"], row["parent_session_id"], row["runner"], [link.id for link in chain])
 
 
 @get("/sessions", sync_to_thread=True, tags=["sessions"])
