@@ -40,8 +40,10 @@ class MarkerType:
 
     ``pattern`` is matched at the start of each candidate (text that begins with ``[NAME``);
     ``prompt_section`` is Markdown appended to every tier prompt; ``handler`` stores the marker
-    and should commit its own transaction. ``on_malformed`` (optional) is told about candidates
-    that begin like this marker but do not match, so the plugin can warn about them.
+    and should commit its own transaction, or returns ``False`` when it decided not to store it
+    (after logging why), so the marker is not counted as recorded. ``on_malformed`` (optional) is
+    told about candidates that begin like this marker but do not match, so the plugin can warn
+    about them.
     """
 
     name: str

@@ -123,16 +123,17 @@ class StreamDispatcher:
             await self.calls.each("on_marker", session=self.session, marker=marker)
 
     async def _call_handler(self, marker_type: MarkerType, handler: Callable[..., Any], argument: Any) -> bool:
-        """Run a marker type's handler; a locked database is waited out, any other failure logged (False).
+        """Run a marker type's handler: whether it recorded the marker.
 
-        A handler commits its own transaction, and one refused as locked was rolled back whole, so
-        running it again stores the marker once.
+        A handler that returns ``False`` decided not to store it (and logged why); a locked
+        database is waited out; any other failure is logged. A handler commits its own
+        transaction, and one refused as locked was rolled back whole, so running it again
+        stores the marker once.
         """
         patience: LockedPatience | None = None
         while True:
             try:
-                await await_me_maybe(handler(self.session, argument))
-                return True
+                return await await_me_maybe(handler(self.session, argument)) is not False
             except Exception as exc:
                 patience = patience or LockedPatience(f"session #{self.session.id}: {marker_type.name} marker")
                 delay = patience.delay_after(exc)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
 from runner_support import events, notes, replay, row
 
 from claudeops import hookimpl
+from claudeops.markers import MarkerType
 from claudeops.replay import ToolCall, bash, load_recording, script_to_stream
 from claudeops.transcript import TranscriptWriter
 
@@ -150,3 +152,14 @@ def test_strict_plugins_turn_a_plugin_failure_into_a_failed_session(runner_app):
 def test_a_malformed_marker_goes_to_the_types_on_malformed_not_the_handler(runner_app):
     [report] = replay(runner_app, script_to_stream(["[NOTE]"]))
     assert notes() == [] and report.markers_recorded == 0 and report.status == "completed"
+
+
+
+def test_a_handler_that_declines_a_marker_leaves_it_uncounted_and_unannounced(runner_app, plugin):
+    def store(session, marker):
+        return False if marker.groups[0] == "skip" else None  # False: decided not to store it
+
+    runner_app.markers.register(MarkerType("PICKY", re.compile(r"\[PICKY\][ \t]*(.+)"), "## Picky", store))
+    [report] = replay(runner_app, script_to_stream(["[PICKY] skip\n[PICKY] keep"]))
+    assert report.markers_recorded == 1
+    assert [text for hook, text in plugin.calls if hook == "on_marker"] == ["[PICKY] keep"]
