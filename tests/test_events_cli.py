@@ -55,6 +55,8 @@ def test_list_says_so_when_nothing_matches(app):
 @pytest.mark.parametrize(("option", "value", "message"), [
     ("--since", "yesterday", "invalid time 'yesterday'"),
     ("--level", "purple", "unknown level 'purple'"),
+    ("--since", "800000d", "time '800000d' is out of range"),
+    ("--since", "0001-01-01T00:00:00+01:00", "time '0001-01-01T00:00:00+01:00' is out of range"),
 ])
 def test_a_bad_filter_is_a_one_line_usage_error(app, option, value, message):
     result = invoke(app, "events", "list", option, value)

@@ -143,3 +143,18 @@ def test_a_bad_since_is_a_one_line_error(text):
     with pytest.raises(ValueError, match=r"^invalid time .*use an age such as 30m, 24h or 7d") as caught:
         parse_since(text, NOW)
     assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["800000d", "99999999999d", "3000000w", "9" * 5000 + "d",
+                                  "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-05:00"])
+def test_a_since_beyond_what_a_datetime_holds_is_a_one_line_error_not_an_overflow(text):
+    with pytest.raises(ValueError, match=r"^time .* is out of range: use an age or a time between the years 1 "
+                                         r"and 9999") as caught:
+        parse_since(text, NOW)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(("text", "expected"), [("0001-01-01", "0001-01-01T00:00:00Z"),
+                                                ("9999-12-31T23:59:59Z", "9999-12-31T23:59:59Z")])
+def test_the_edges_of_the_range_are_still_accepted(text, expected):
+    assert parse_since(text, NOW) == expected

@@ -52,6 +52,15 @@ def test_events_page_rejects_a_bad_since(client):
     assert response.status_code == 400 and 'class="error"' in response.text
 
 
+def test_events_page_and_api_reject_a_since_out_of_range_as_a_bad_request(client):
+    """An age or time past what a datetime holds overflowed into a 500; it is a bad filter like any other."""
+    for since in ("800000d", "9999-12-31T23:59:59-05:00"):
+        page = client.get(f"/events?since={since}", headers=HX)
+        assert page.status_code == 400 and "out of range" in page.text
+        api = client.get(f"/api/v1/events?since={since}")
+        assert api.status_code == 400 and "out of range" in api.json()["detail"]
+
+
 def test_event_messages_are_escaped(client):
     event("warning", "<img src=x onerror=alert(1)>")
     assert "&lt;img src=x onerror=alert(1)&gt;" in client.get("/events").text
