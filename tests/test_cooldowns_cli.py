@@ -44,11 +44,13 @@ def test_it_shows_each_service_against_its_limit(app):
 
 def test_json_gives_every_field_the_dashboard_uses(app):
     restart("jellyfin", 60, action="redeployment")
-    [state] = json.loads(invoke(app, "cooldowns", "--json").output)
-    assert set(state) == {"service", "action", "count", "limit", "window_hours", "in_cooldown", "until",
-                          "last_action_at"}
-    assert (state["service"], state["action"], state["count"], state["limit"], state["in_cooldown"]) == (
-        "jellyfin", "redeployment", 1, 1, True)
+    restart("sonarr", 60)
+    jellyfin, sonarr = json.loads(invoke(app, "cooldowns", "--json").output)
+    assert set(jellyfin) == {"service", "action", "count", "limit", "window_hours", "in_cooldown", "until",
+                             "last_action_at", "remaining"}
+    assert (jellyfin["service"], jellyfin["action"], jellyfin["count"], jellyfin["limit"], jellyfin["in_cooldown"],
+            jellyfin["remaining"]) == ("jellyfin", "redeployment", 1, 1, True, 0)
+    assert (sonarr["service"], sonarr["count"], sonarr["remaining"]) == ("sonarr", 1, 1)
 
 
 def test_reset_clears_the_service_and_records_an_event(app):

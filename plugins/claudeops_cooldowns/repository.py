@@ -24,7 +24,11 @@ from claudeops_cooldowns.settings import Rule, Rules
 
 @dataclass(frozen=True)
 class ServiceCooldown:
-    """Where one service stands for one action."""
+    """Where one service stands for one action.
+
+    ``remaining`` (how many more actions the window allows) is a field, not a property, so
+    ``as_dict()``, ``cooldowns --json`` and the JSON API carry it like every other field.
+    """
 
     service: str
     action: str
@@ -34,10 +38,7 @@ class ServiceCooldown:
     in_cooldown: bool
     until: str | None
     last_action_at: str | None
-
-    @property
-    def remaining(self) -> int:
-        return max(self.limit - self.count, 0)
+    remaining: int
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -151,7 +152,7 @@ def evaluate(service: str, action: str, rule: Rule, counted: list[str], last_act
     if in_cooldown and rule.limit > 0:
         until = to_timestamp(from_timestamp(times[len(times) - rule.limit]) + rule.window)
     return ServiceCooldown(service, action, len(times), rule.limit, rule.window_hours, in_cooldown, until,
-                           last_action_at)
+                           last_action_at, max(rule.limit - len(times), 0))
 
 
 def _of_service(service: str | None) -> peewee.ModelSelect:

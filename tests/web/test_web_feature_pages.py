@@ -169,4 +169,5 @@ def test_events_and_cooldowns_api(client):
     assert body["total"] == 1 and body["items"][0]["message"] == "jellyfin is down"
     assert client.get("/api/v1/events?level=loud").status_code == 400
     (state,) = client.get("/api/v1/cooldowns").json()
-    assert (state["service"], state["action"], state["count"], state["limit"]) == ("jellyfin", "restart", 1, 2)
+    assert (state["service"], state["action"], state["count"], state["limit"], state["remaining"]) == (
+        "jellyfin", "restart", 1, 2, 1)
