@@ -185,9 +185,11 @@ def db_status(app: App) -> None:
 
 @db_group.command("backup")
 @click.argument("target", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Overwrite TARGET if it exists.")
 @pass_app
-def db_backup(app: App, target: Path) -> None:
+def db_backup(app: App, target: Path, force: bool) -> None:
     """Copy the SQLite database to TARGET while it is in use (online backup API)."""
+    refuse_to_overwrite(target, force)
     open_store_or_fail(app, migrate=False)
     try:
         backup_sqlite(target)
@@ -227,10 +229,19 @@ def config_init(app: App, target: Path | None, force: bool) -> None:
     if target is None:
         click.echo(text, nl=False)
         return
-    if target.exists() and not force:
-        raise click.ClickException(f"{target} exists; pass --force to overwrite it")
+    refuse_to_overwrite(target, force)
     target.write_text(text)
     click.echo(f"wrote {target}")
+
+
+def refuse_to_overwrite(target: Path, force: bool) -> None:
+    """Stop a command that writes TARGET when it exists and ``--force`` was not given.
+
+    An earlier backup or a hand-edited config file is often the one copy worth keeping, so
+    every command that writes a file the operator names asks before replacing it.
+    """
+    if target.exists() and not force:
+        raise click.ClickException(f"{target} exists; pass --force to overwrite it")
 
 
 def _masked(value: Any, secret: bool) -> Any:

@@ -83,6 +83,18 @@ def test_db_backup_writes_a_copy(tmp_path):
     assert result.exit_code == 0 and (tmp_path / "copy.db").stat().st_size > 0
 
 
+def test_db_backup_refuses_to_overwrite_a_file_unless_forced(tmp_path):
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False, builtins=CORE_ONLY)
+    target = tmp_path / "copy.db"
+    target.write_text("last week's backup")
+    refused = invoke("db", "backup", str(target), app=app)
+    assert (refused.exit_code, refused.output) == (1, f"Error: {target} exists; pass --force to overwrite it\n")
+    assert target.read_text() == "last week's backup"
+    target.unlink()
+    assert invoke("db", "backup", str(target), app=app).exit_code == 0
+    assert invoke("db", "backup", "--force", str(target), app=app).exit_code == 0
+
+
 def test_doctor_reports_each_check_and_fails_without_credentials(tmp_path):
     app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False, builtins=CORE_ONLY)
     app.open_store()
