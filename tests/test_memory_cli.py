@@ -98,6 +98,8 @@ def test_add_uses_the_default_confidence_and_joins_words(memory_app: LoadedApp) 
     (["edit", "1", "--confidence", "-0.1"], "confidence must be between 0 and 1"),
     (["edit", "1"], "nothing to change"),
     (["rm", "--yes", "1", "999"], "no memory with id 999; nothing deleted"),
+    (["edit", "99999999999999999999", "--confidence", "0.5"], "no memory with id 99999999999999999999"),
+    (["rm", "--yes", "99999999999999999999"], "no memory with id 99999999999999999999; nothing deleted"),
     (["list", "--category", "misc"], "unknown memory category 'misc'"),
 ])
 def test_bad_input_is_a_one_line_error_and_changes_nothing(memory_app: LoadedApp, args: list[str],
@@ -107,7 +109,7 @@ def test_bad_input_is_a_one_line_error_and_changes_nothing(memory_app: LoadedApp
 
     result = run(memory_app, *args)
 
-    assert result.exit_code != 0
+    assert result.exit_code == 1
     assert message in result.output
     assert len([line for line in result.output.splitlines() if line.strip()]) == 1
     assert _table_dump() == before

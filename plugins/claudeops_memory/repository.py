@@ -27,7 +27,7 @@ from claudeops.clock import now_timestamp
 from claudeops.store import db
 from claudeops_memory.confidence import active_sql, clamp_confidence, confidence_sql, is_active_confidence
 from claudeops_memory.context import plan_memory_context
-from claudeops_memory.models import ACTIVE, CATEGORIES, INACTIVE, Memory
+from claudeops_memory.models import ACTIVE, CATEGORIES, INACTIVE, Memory, is_memory_id
 from claudeops_memory.settings import DEFAULT_CONFIDENCE, MAX_OBSERVATION_CHARS, MIN_CONFIDENCE
 
 __all__ = [
@@ -125,8 +125,11 @@ def validate_observation(text: str, max_chars: int = MAX_OBSERVATION_CHARS) -> s
 
 
 def _id_chunks(ids: Iterable[int]) -> Iterable[list[int]]:
-    """The distinct ``ids`` in order, in lists short enough for one statement each."""
-    return peewee.chunked(sorted(set(ids)), _IDS_PER_STATEMENT)
+    """The distinct ``ids`` in order, in lists short enough for one statement each.
+
+    Numbers that cannot be an id are dropped: they match no memory anyway, and SQLite could not bind them.
+    """
+    return peewee.chunked(sorted({memory_id for memory_id in ids if is_memory_id(memory_id)}), _IDS_PER_STATEMENT)
 
 
 def _same_service(service: str | None) -> peewee.Expression:
@@ -177,8 +180,13 @@ def count_memories(*, service: str | None = None, category: str | None = None, i
     return _filtered(service, category, include_inactive, only_inactive).count()
 
 
+def _row(memory_id: int) -> Memory | None:
+    """The row with ``memory_id``, or None; an impossible id (0, 2**64) is simply not found."""
+    return Memory.get_or_none(Memory.id == memory_id) if is_memory_id(memory_id) else None
+
+
 def get_memory(memory_id: int) -> MemoryRecord | None:
-    row = Memory.get_or_none(Memory.id == memory_id)
+    row = _row(memory_id)
     return None if row is None else _record(row)
 
 
@@ -264,7 +272,7 @@ def update_memory(memory_id: int, *, observation: str | None = None, confidence:
     text = None if observation is None else validate_observation(observation, max_chars)
     value = None if confidence is None else clamp_confidence(confidence)
     with db.atomic():
-        row = Memory.get_or_none(Memory.id == memory_id)
+        row = _row(memory_id)
         if row is None:
             raise KeyError(f"no memory with id {memory_id}")
         final_confidence = row.confidence if value is None else value

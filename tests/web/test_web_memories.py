@@ -217,6 +217,25 @@ def test_update_unknown_memory_is_a_404(client):
     assert response.status_code == 404 and "no memory with id 999" in response.text
 
 
+def test_an_id_beyond_sqlite_integers_is_an_unknown_memory(client):
+    """A 20-digit id names no memory: a 404 or 400 with a reason, never a 500 from the database driver."""
+    huge = "99999999999999999999"
+    memory = add()
+    assert client.put(f"/memories/{huge}", data={"confidence": "0.5"}, headers=HX).status_code == 404
+    assert client.get(f"/memories/{huge}/edit", headers=HX).status_code == 404
+    assert client.delete(f"/memories/{huge}", headers=HX).status_code == 404
+    bulk = client.delete(f"/memories/bulk?ids={memory.id}&ids={huge}", headers=HX)
+    assert bulk.status_code == 400 and f"not &#39;{huge}&#39;" in bulk.text
+    confidence = client.post("/memories/bulk/confidence", data={"ids": huge, "delta": "0.1"}, headers=HX)
+    assert confidence.status_code == 400
+    api = client.patch(f"/api/v1/memories/{huge}", json={"confidence": 0.5})
+    assert api.status_code == 404 and api.json()["detail"] == f"no memory with id {huge}"
+    assert client.get(f"/api/v1/memories/{huge}").status_code == 404
+    assert client.delete(f"/api/v1/memories/{huge}").status_code == 404
+    assert client.post("/api/v1/memories/delete", json={"ids": [int(huge)]}).status_code == 400
+    assert fetch(memory.id) == memory
+
+
 def test_delete_memory(client):
     memory = add()
     response = client.delete(f"/memories/{memory.id}", headers=HX)

@@ -13,6 +13,7 @@ from typing import Any
 
 from litestar.exceptions import NotFoundException, ValidationException
 
+from claudeops_memory.models import MAX_ID, is_memory_id
 from claudeops_memory.repository import CATEGORIES, GENERAL
 
 SHOW_CHOICES = ("all", "active", "inactive")
@@ -57,13 +58,19 @@ def bool_field(data: Mapping[str, Any], name: str) -> bool | None:
 
 
 def parse_ids(values: Iterable[Any]) -> list[int]:
-    """Memory ids from repeated ``ids`` parameters or a JSON list; at least one is required."""
+    """Memory ids from repeated ``ids`` parameters or a JSON list; at least one is required.
+
+    A number no memory can have (0, or beyond SQLite's INTEGER) is as much a mistake as a word.
+    """
     ids = []
     for value in values:
         try:
-            ids.append(int(str(value).strip()))
+            memory_id: int | None = int(str(value).strip())
         except ValueError:
-            raise ValidationException(f"ids must be memory ids (whole numbers), not {value!r}") from None
+            memory_id = None
+        if memory_id is None or not is_memory_id(memory_id):
+            raise ValidationException(f"ids must be memory ids (whole numbers from 1 to {MAX_ID:,}), not {value!r}")
+        ids.append(memory_id)
     if not ids:
         raise ValidationException("select at least one memory")
     return ids
