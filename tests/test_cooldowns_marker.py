@@ -6,7 +6,7 @@ import logging
 import re
 
 import pytest
-from claudeops_cooldowns.marker import ACTION_WORDS, COOLDOWN_PATTERN, PROMPT_SECTION
+from claudeops_cooldowns.marker import ACTION_WORDS, COOLDOWN_PATTERN, PROMPT_SECTION, handle_cooldown
 from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.repository import list_actions
 from claudeops_cooldowns.settings import CooldownSettings, patterns_from
@@ -91,6 +91,36 @@ def test_a_rejected_record_is_not_counted_as_a_recorded_marker(app, caplog):
     assert session.markers_recorded == 1
     assert stored() == [("sonarr", "restart", True, "a real one")]
     assert len([record for record in caplog.records if "malformed cooldown marker" in record.getMessage()]) == 3
+
+
+@pytest.mark.parametrize(("tier", "dry_run", "why"), [(1, False, "tier 1 is read-only"), (2, True, "dry run"),
+                                                      (3, True, "dry run")])
+def test_a_record_from_a_session_that_cannot_restart_is_not_counted_and_says_why(app, caplog, tier, dry_run, why):
+    """Tier 1 and dry runs have every restart refused by the runner's read-only gate, so their record
+    describes an action that did not happen: counting it would put the service into cooldown for nothing."""
+    clock = FakeClock()
+    session = new_session(app, tier=tier, clock=clock)
+    session.dry_run = dry_run
+    text = "[COOLDOWN:restart:jellyfin] success — docker restart jellyfin"
+    with caplog.at_level(logging.WARNING, logger="claudeops_cooldowns"):
+        feed(app, session, f"{text}\n{text}")
+    assert list_actions() == []
+    warnings = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
+    assert len(warnings) == 2
+    assert f"cooldown marker not counted ({why}: the runner refuses every restart and redeployment" in warnings[0]
+    assert text in warnings[0]
+    [marker] = app.markers.parse(text)
+    assert handle_cooldown(session, marker) is False  # what keeps it out of the session's markers_recorded
+    restart = {"command": "docker restart jellyfin"}
+    assert app.hook.check_tool_use(session=new_session(app, tier=2, clock=clock), tool_name="Bash",
+                                   tool_input=restart) is None  # two records, yet no cooldown
+
+
+def test_a_record_from_a_session_that_can_restart_is_counted(app):
+    session = new_session(app, tier=2)
+    [marker] = app.markers.parse("[COOLDOWN:restart:jellyfin] success — docker restart jellyfin")
+    assert handle_cooldown(session, marker) is True
+    assert stored() == [("jellyfin", "restart", True, "docker restart jellyfin")]
 
 
 def prompt_examples() -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import re
 
+from claudeops.dry_run import read_only_mode
 from claudeops.markers import Marker, MarkerType
 from claudeops.session import Session
 from claudeops_cooldowns.repository import record_action
@@ -73,12 +74,25 @@ def cooldown_marker_type() -> MarkerType:
     return MarkerType("COOLDOWN", COOLDOWN_PATTERN, PROMPT_SECTION, handle_cooldown, on_malformed=warn_malformed)
 
 
-def handle_cooldown(session: Session, marker: Marker) -> None:
-    """Store the action at the time the marker was seen (the pattern admits known words only)."""
+def handle_cooldown(session: Session, marker: Marker) -> bool:
+    """Store the action at the time the marker was seen (the pattern admits known words only).
+
+    Returns False, so the marker is not counted as recorded, when the session could not have
+    performed the action: the runner's read-only gate refuses every restart and redeployment at
+    tier 1 and in a dry run, so such a record describes something that did not happen, and
+    counting it would put the service into cooldown for nothing.
+    """
+    read_only = read_only_mode(session.dry_run, session.tier)
+    if read_only is not None:
+        log.warning("session #%s: cooldown marker not counted (%s: the runner refuses every restart and "
+                    "redeployment, so it records an action that did not happen): %.200s", session.id, read_only,
+                    marker.text.strip())
+        return False
     action_word, service, outcome_word, message = marker.groups
     record_action(service=service or "", action=ACTION_WORDS[(action_word or "").lower()],
                   success=OUTCOME_WORDS[(outcome_word or "").lower()], message=message or "", tier=session.tier,
                   session_id=session.id, created_at=session.now())
+    return True
 
 
 def warn_malformed(session: Session, text: str) -> None:
