@@ -87,7 +87,7 @@ async def required_work(app: App, recording: Path, transcripts: Path) -> int:
         session_id = insert_session_row(1, "haiku", "benchmark", None, "2026-03-14T03:00:00Z")
     mode = read_only_mode(False, 1)
 
-    async def tier_one_check(tool_name: str, tool_input: dict[str, Any]) -> str | None:
+    async def tier_one_check(tool_name: str, tool_input: dict[str, Any], tool_use_id: str) -> str | None:
         return mutating_reason(tool_name, tool_input, mode) if mode else None
 
     recorded = read_recording(recording)

@@ -45,7 +45,8 @@ _PROMPTED: dict[str, Any] = {"type": "_prompted"}
 _CONTROL_FRAMES = frozenset({"control_response", "control_request", "control_cancel_request"})
 
 
-ToolGate = Callable[[str, dict[str, Any]], Awaitable[str | None]]
+ToolGate = Callable[[str, dict[str, Any], str], Awaitable[str | None]]
+"""``(tool_name, tool_input, tool_use_id) -> refusal or None``, asked before each recorded tool call."""
 """Asked with a tool's name and input before a replayed tool use: the refusal the model reads, or ``None``."""
 
 
@@ -216,9 +217,10 @@ class ReplayTransport(Transport):
     async def read_messages(self) -> AsyncIterator[dict[str, Any]]:  # type: ignore[override]
         """Answers to the SDK's requests until the prompt arrives, then the recording.
 
-        Before each recorded tool use the tool gate is asked, exactly where the CLI would ask it:
-        :attr:`tool_gate` directly, else the SDK's hooks (a ``hook_callback`` request each, answered
-        through :meth:`write`).
+        After an assistant frame with tool uses, and before anything that follows it, the tool gate
+        is asked for each, exactly where the CLI asks it (it prints the message, then asks before
+        running the tool): :attr:`tool_gate` directly, else the SDK's hooks (a ``hook_callback``
+        request each, answered through :meth:`write`). A refusal replaces that tool's result.
         """
         try:
             while (frame := await self._receive.receive()) is not _PROMPTED:
@@ -232,10 +234,14 @@ class ReplayTransport(Transport):
                 return
             line = self._lines[index] if self._lines is not None else None
             kind = frame.get("type")
+            if kind == "user" and self._denied:
+                frame, line = self._apply_denials(frame), None
+            yield self._teed(frame, line)
             if kind == "assistant" and (self.tool_gate is not None or self._pre_tool_use):
                 for block in _tool_uses(frame):
                     if self.tool_gate is not None:
-                        reason = await self.tool_gate(str(block.get("name", "")), block.get("input") or {})
+                        reason = await self.tool_gate(str(block.get("name", "")), block.get("input") or {},
+                                                      str(block.get("id", "")))
                     else:  # the SDK's hooks, through a hook_callback request each, as the CLI asks them
                         reason = None
                         for callback_id in self._callbacks_for(str(block.get("name", ""))):
@@ -246,9 +252,6 @@ class ReplayTransport(Transport):
                                 break
                     if reason is not None:
                         self._denied[str(block.get("id", ""))] = reason
-            elif kind == "user" and self._denied:
-                frame, line = self._apply_denials(frame), None
-            yield self._teed(frame, line)
         if self._exit_code and not self._stopped:
             raise ProcessError("Command failed", exit_code=self._exit_code, stderr="replayed exit")
 

@@ -146,6 +146,7 @@ class SessionRun:
         self._checks_tools = False
         self._scope = anyio.CancelScope()
         self._transport: TeeTransport | None = None
+        self._dispatcher: StreamDispatcher
         self._stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self.session: Session | None = None
         self.transcript = Path()
@@ -199,7 +200,7 @@ class SessionRun:
 
     async def _run(self, session: Session) -> tuple[StreamState, str, str | None]:
         """Hooks, options and the stream; returns the stream's state, status and reason."""
-        dispatcher = StreamDispatcher(session, self.app.markers, self.calls)
+        dispatcher = self._dispatcher = StreamDispatcher(session, self.app.markers, self.calls)
         try:
             await self.calls.each("before_session", session=session)
             prompt = load_tier_prompt(self.app.config, session.tier, self.app.markers, self.settings.prompt)
@@ -256,18 +257,21 @@ class SessionRun:
 
     async def _pre_tool_use(self, hook_input: Any, tool_use_id: str | None, context: Any) -> dict[str, Any]:
         """The tool gate as the CLI asks it, an SDK ``PreToolUse`` hook: :meth:`_refusal` as a hook answer."""
-        reason = await self._refusal(str(hook_input.get("tool_name", "")), hook_input.get("tool_input") or {})
+        reason = await self._refusal(str(hook_input.get("tool_name", "")), hook_input.get("tool_input") or {},
+                                     tool_use_id or str(hook_input.get("tool_use_id", "")))
         if reason is None:
             return {}
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                        "permissionDecisionReason": reason}}
 
-    async def _refusal(self, tool_name: str, tool_input: dict[str, Any]) -> str | None:
+    async def _refusal(self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str = "") -> str | None:
         """The tool gate: read-only modes first (dry run, tier 1), then every plugin's ``check_tool_use``.
 
         Returns what the model reads instead of the tool's output, or ``None`` to let the call
         run. Fails closed: a crash while judging a call refuses the call. The CLI asks it
-        through :meth:`_pre_tool_use`; a replay transport asks it directly.
+        through :meth:`_pre_tool_use`; a replay transport asks it directly. Plugins judge with
+        what the session recorded so far (a cooldown marker written just before this call), so
+        they are asked only once the stream has handled the message that holds the call.
         """
         session = self.session
         assert session is not None
@@ -277,6 +281,7 @@ class SessionRun:
             if reason is not None:
                 _record_event(session, "info", f"{reason.split(';')[0]} (refused)")
             elif self._checks_tools:
+                await self._dispatcher.until_seen(tool_use_id)
                 reason, failure = await self.calls.first("check_tool_use", session=session, tool_name=tool_name,
                                                          tool_input=tool_input)
                 if failure is not None:

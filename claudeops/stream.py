@@ -28,6 +28,9 @@ from claudeops.store import LockedPatience
 
 log = logging.getLogger(__name__)
 
+TOOL_USE_PATIENCE = 2.0
+"""Seconds the tool gate waits for the message holding a call to be handled before judging it anyway."""
+
 
 @dataclass
 class StreamState:
@@ -65,6 +68,8 @@ class StreamDispatcher:
         self._on_message = calls.has("on_message")
         self._on_assistant_text = calls.has("on_assistant_text")
         self._on_marker = calls.has("on_marker")
+        self._tool_uses_seen: set[str] = set()
+        self._waiting: dict[str, asyncio.Future[bool]] = {}
 
     async def handle(self, message: Any) -> None:
         if self._on_message:
@@ -90,6 +95,9 @@ class StreamDispatcher:
                 texts.append(block.text)
             elif isinstance(block, ToolUseBlock):
                 self.state.tool_calls += 1
+                self._tool_uses_seen.add(block.id)
+                if (waiting := self._waiting.pop(block.id, None)) is not None and not waiting.done():
+                    waiting.set_result(True)
         return texts
 
     def _count_turn(self, message: AssistantMessage) -> None:
@@ -97,6 +105,25 @@ class StreamDispatcher:
         if key not in self.state._message_ids:
             self.state._message_ids.add(key)
             self.state.turns += 1
+
+    async def until_seen(self, tool_use_id: str, patience: float = TOOL_USE_PATIENCE) -> None:
+        """Return once the message holding tool call ``tool_use_id`` has been handled (or after ``patience`` s).
+
+        The SDK buffers messages between the CLI (or a replay) and this dispatcher, so a tool call can
+        be judged before the text written just before it — a cooldown marker — has been stored.
+        Waiting here lets the stream catch up first; an unknown id is not waited for forever.
+        """
+        if not tool_use_id or tool_use_id in self._tool_uses_seen:
+            return
+        loop = asyncio.get_running_loop()  # a future and a timer, not wait_for: this runs before each tool call
+        waiting = self._waiting.setdefault(tool_use_id, loop.create_future())
+        timer = loop.call_later(patience, _give_up, waiting)
+        try:
+            if not await waiting:
+                log.debug("session #%s: judged tool call %s before its message arrived", self.session.id, tool_use_id)
+        finally:
+            timer.cancel()
+            self._waiting.pop(tool_use_id, None)
 
     async def handle_text(self, text: str) -> None:
         """One text block the model wrote: observers first, then every marker in it, in order."""
@@ -141,3 +168,8 @@ class StreamDispatcher:
                     self.calls.fail(f"marker {marker_type.name} handler failed: {type(exc).__name__}: {exc}", exc)
                     return False
                 await asyncio.sleep(delay)
+
+
+def _give_up(waiting: asyncio.Future[bool]) -> None:
+    if not waiting.done():
+        waiting.set_result(False)

@@ -71,3 +71,13 @@ def test_tier_1_restarts_are_refused_in_a_session(app):
     assert report.tools_denied == 1
     # the runner's read-only gate answers first; the plugin's own tier-1 refusal is the second line of defence
     assert tool_results(report)[0].startswith("tier 1 is read-only: `docker restart jellyfin` would change")
+
+
+def test_a_cooldown_marker_counts_for_the_very_next_tool_call_of_the_same_response(app):
+    """The SDK buffers messages: the gate waits until the marker written before a call is stored."""
+    clock = FakeClock()
+    report = run_scripted(app, [bash("docker restart plex", "plex"), "[COOLDOWN:restart:plex] success — 1",
+                                bash("docker restart plex", "plex"), "[COOLDOWN:restart:plex] success — 2",
+                                bash("docker restart plex", "plex")], 2, clock)
+    assert report.tools_denied == 1
+    assert "Refused by claudeops cooldowns" in tool_results(report)[2]

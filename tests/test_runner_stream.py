@@ -8,11 +8,15 @@ import re
 from pathlib import Path
 
 import pytest
+from claude_agent_sdk import AssistantMessage, ToolUseBlock
 from runner_support import events, notes, replay, row
 
 from claudeops import hookimpl
+from claudeops.hookcalls import PluginCalls
 from claudeops.markers import MarkerType
 from claudeops.replay import ToolCall, bash, load_recording, script_to_stream
+from claudeops.session import Session
+from claudeops.stream import StreamDispatcher
 from claudeops.transcript import TranscriptWriter
 
 pytest_plugins = ["runner_fixtures"]
@@ -163,3 +167,21 @@ def test_a_handler_that_declines_a_marker_leaves_it_uncounted_and_unannounced(ru
     [report] = replay(runner_app, script_to_stream(["[PICKY] skip\n[PICKY] keep"]))
     assert report.markers_recorded == 1
     assert [text for hook, text in plugin.calls if hook == "on_marker"] == ["[PICKY] keep"]
+
+
+
+def test_the_tool_gate_waits_until_the_message_holding_the_call_is_handled(runner_app):
+    session = Session(id=1, tier=2, model="sonnet", trigger="test", config=runner_app.config, hook=runner_app.hook)
+    dispatcher = StreamDispatcher(session, runner_app.markers, PluginCalls(runner_app.pm, strict=False))
+
+    async def scenario() -> None:
+        waiting = asyncio.create_task(dispatcher.until_seen("toolu_1"))
+        await asyncio.sleep(0.05)
+        assert not waiting.done()  # the message holding the call has not been handled yet
+        await dispatcher.handle(AssistantMessage(content=[ToolUseBlock(id="toolu_1", name="Bash", input={})],
+                                                 model="claude-sonnet-4-5"))
+        await asyncio.wait_for(waiting, 1)
+        await asyncio.wait_for(dispatcher.until_seen("toolu_1"), 1)  # already seen: no wait
+        await asyncio.wait_for(dispatcher.until_seen("toolu_never", patience=0.05), 1)  # judged anyway, not stuck
+
+    asyncio.run(scenario())
