@@ -25,8 +25,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_LINE_CHARS = 20_000
-"""Longer lines are cut before matching: a marker is short, a runaway line is not prose."""
+"""Longer lines are cut before matching (with a warning if a marker starts past the cut): a marker
+is short, a runaway line is not prose."""
 
+_LINE_BREAK = re.compile(r"\r?\n|\r")
+"""Lines end at a newline only: U+2028 and other separators ``str.splitlines`` knows are text, as
+the replay and the transcript treat them."""
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _BACKTICKS = re.compile(r"`+")
 
@@ -111,12 +115,20 @@ class MarkerRegistry:
         """Split assistant text into marker candidates, line by line, outside Markdown code."""
         if self._opening is None or not text or self._opening.search(text) is None:
             return  # one scan settles most texts: an opening never spans lines, so none here means none anywhere
-        lines = (line[:MAX_LINE_CHARS] for line in text.splitlines())
+        lines = (self._cut(line) for line in _LINE_BREAK.split(text))
         for line, prose in (_outside_code(lines) if "`" in text or "~~~" in text else ((line, line) for line in lines)):
             starts = [(found.start(), found.group(0)[1:]) for found in self._opening.finditer(prose)]
             for index, (start, name) in enumerate(starts):
                 end = starts[index + 1][0] if index + 1 < len(starts) else len(line)
                 yield Candidate(self._types[name], line[start:end])
+
+    def _cut(self, line: str) -> str:
+        if len(line) <= MAX_LINE_CHARS:
+            return line
+        if self._opening is not None and self._opening.search(line, MAX_LINE_CHARS):
+            log.warning("ignored markers past the first %d characters of a %d-character line", MAX_LINE_CHARS,
+                        len(line))
+        return line[:MAX_LINE_CHARS]
 
     def parse(self, text: str) -> list[Marker]:
         """All well-formed markers in ``text`` (malformed ones are skipped silently here)."""

@@ -113,3 +113,14 @@ def test_a_backtick_without_a_partner_is_plain_text(registry):
 def test_code_spans_are_blanked_as_commonmark_pairs_backtick_runs(line):
     reference = re.sub(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", lambda span: " " * len(span.group(0)), line)
     assert blank_code_spans(line) == reference
+
+
+def test_a_unicode_line_separator_is_text_not_the_end_of_a_marker(registry):
+    assert registry.parse("[NOTE:a] before \u2028 after\r\n[NOTE:b] next") == [
+        Marker("NOTE", ("a", "before \u2028 after"), "[NOTE:a] before \u2028 after"),
+        Marker("NOTE", ("b", "next"), "[NOTE:b] next")]
+
+
+def test_a_marker_past_the_line_cut_off_is_ignored_with_a_warning(registry, caplog):
+    assert registry.parse("x" * 25_000 + " [NOTE:a] far out") == []
+    assert "ignored markers past the first 20000 characters of a 25017-character line" in caplog.text
