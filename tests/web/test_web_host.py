@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from litestar import get
 from litestar.response import Template
-from web_helpers import HX, TOKEN, dashboard
+from web_helpers import HX, TOKEN, arm_csrf, dashboard
 
 from claudeops import hookimpl
 from claudeops.app import App
@@ -199,6 +199,29 @@ def test_token_protects_pages_and_api(make_dashboard):
     assert client.get("/", headers=HX).headers["HX-Redirect"].startswith("/login")
     assert client.get("/api/v1/memories", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
     assert client.get("/static/app/app.css").status_code == 200
+
+
+def test_without_a_token_a_rebound_host_name_is_refused(make_dashboard):
+    """DNS rebinding: a site whose name now resolves to 127.0.0.1 must not read the CSRF cookie or write."""
+    _, client = make_dashboard(csrf=False)
+    foreign = {"Host": "attacker.example:8765", "Origin": "http://attacker.example:8765"}
+    page = client.get("/memories", headers=foreign)
+    assert page.status_code == 400 and "answers only to localhost, 127.0.0.1 or [::1]" in page.text
+    assert "csrftoken" not in page.cookies
+    arm_csrf(client)  # even with a valid cookie and header, a write under a foreign name is refused
+    write = client.post("/api/v1/memories", json={"category": "timing", "observation": "obey me"}, headers=foreign)
+    assert write.status_code == 400 and "attacker.example:8765" in write.json()["detail"]
+    assert client.get("/api/v1/memories").json()["total"] == 0
+    for host in ("localhost:8765", "LOCALHOST", "127.0.0.1:8765", "[::1]:8765", "[::1]"):
+        assert client.get("/api/v1/memories", headers={"Host": host}).status_code == 200, host
+
+
+def test_with_a_token_any_host_name_may_reach_the_dashboard(make_dashboard):
+    """Behind a reverse proxy the dashboard has its own name; the token is the protection then."""
+    _, client = make_dashboard({"CLAUDEOPS_WEB_TOKEN": TOKEN}, csrf=False)
+    bearer = {"Authorization": f"Bearer {TOKEN}", "Host": "dashboard.example"}
+    assert client.get("/api/v1/memories", headers=bearer).status_code == 200
+    assert client.get("/api/v1/memories", headers={"Host": "dashboard.example"}).status_code == 401
 
 
 def test_login_form_sets_a_session_cookie(make_dashboard):

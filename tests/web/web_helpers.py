@@ -19,6 +19,8 @@ from claudeops.store import close_store
 
 TOKEN = "s3cret-token-for-tests-0123456789"
 HX = {"HX-Request": "true"}
+BASE_URL = "http://127.0.0.1:8080"
+"""Where the test client sends requests: without a token the dashboard answers only to loopback names."""
 
 
 @contextmanager
@@ -31,7 +33,7 @@ def dashboard(state_dir: Path, env: dict[str, str] | None = None, extra_plugins:
     app = App.load(None, environ, entry_points=False, extra_plugins=extra_plugins)
     app.open_store()
     try:
-        with TestClient(app=create_app(app), raise_server_exceptions=True) as client:
+        with TestClient(app=create_app(app), base_url=BASE_URL, raise_server_exceptions=True) as client:
             if csrf:
                 arm_csrf(client)
             yield app, client

@@ -24,6 +24,7 @@ from claudeops_web import assets, auth
 from claudeops_web.context import WebContext
 from claudeops_web.contributions import collect_contributions
 from claudeops_web.csrf import CSRFUnlessBearerMiddleware, csrf_config, load_or_create_secret
+from claudeops_web.hosts import LoopbackHostMiddleware
 from claudeops_web.rendering import handle_http_exception, handle_internal_error
 from claudeops_web.templating import build_environment
 
@@ -52,7 +53,8 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
         route_handlers=[html, json_api, *assets.static_routes(htmx, contributions.static_dirs)],
         plugins=[HTMXPlugin()],
         template_config=TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment)),
-        middleware=[DefineMiddleware(auth.TokenAuthMiddleware, token=settings.token),
+        middleware=[DefineMiddleware(LoopbackHostMiddleware, token=settings.token),
+                    DefineMiddleware(auth.TokenAuthMiddleware, token=settings.token),
                     DefineMiddleware(CSRFUnlessBearerMiddleware, config=csrf_config(secret), token=settings.token)],
         dependencies={"web": Provide(lambda: web, use_cache=True, sync_to_thread=False)},
         exception_handlers=_exception_handlers(),
