@@ -97,7 +97,7 @@ def list_memories(web: NamedDependency[WebContext],
                                 limit=limit, offset=offset)
 
 
-@get("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"])
+@get("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"], raises=[NotFoundException])
 def get_memory(web: NamedDependency[WebContext], memory_id: FromPath[int]) -> MemoryOut:
     with db.connection_context():
         memory = repository.get_memory(memory_id)
@@ -119,7 +119,7 @@ def create_memory(web: NamedDependency[WebContext], data: JSONBody[MemoryIn]) ->
         return _one(web, memory)
 
 
-@patch("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"])
+@patch("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"], raises=[NotFoundException])
 def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int],
                   data: JSONBody[MemoryChange]) -> MemoryOut:
     """Change observation, confidence (clamped to [0, 1]) or active."""
@@ -133,7 +133,7 @@ def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int],
         return _one(web, memory)
 
 
-@delete("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"])
+@delete("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"], raises=[NotFoundException])
 def delete_memory(memory_id: FromPath[int]) -> None:
     """Delete one memory permanently."""
     with db.connection_context():
