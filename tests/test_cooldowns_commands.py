@@ -64,9 +64,38 @@ RESTARTS_OF_JELLYFIN = [
 ]
 
 
+STARTS_OF_JELLYFIN = [
+    "docker start jellyfin",
+    "docker container start jellyfin",
+    "podman start jellyfin",
+    "docker start -a jellyfin",
+    "docker compose start jellyfin",
+    "docker-compose -f /srv/media/compose.yml start jellyfin",
+    "podman-compose start jellyfin",
+    "systemctl start jellyfin.service",
+    "sudo systemctl --no-block start jellyfin",
+    "service jellyfin start",
+    "docker stop jellyfin; docker start jellyfin",
+    "docker kill jellyfin && docker start jellyfin",
+    "systemctl stop jellyfin; systemctl start jellyfin",
+    "ssh nas 'docker stop jellyfin && docker start jellyfin'",
+]
+
+
 @pytest.mark.parametrize("command", RESTARTS_OF_JELLYFIN)
 def test_commands_that_restart_jellyfin(command):
     assert targets(command) == {(RESTART, "jellyfin")}
+
+
+@pytest.mark.parametrize("command", STARTS_OF_JELLYFIN)
+def test_a_start_counts_as_a_restart_so_stop_then_start_cannot_get_around_the_limit(command):
+    assert targets(command) == {(RESTART, "jellyfin")}
+
+
+@pytest.mark.parametrize("command", ["docker stop jellyfin", "docker kill jellyfin", "systemctl stop jellyfin",
+                                     "docker compose stop jellyfin", "service jellyfin stop"])
+def test_a_stop_alone_restarts_nothing(command):
+    assert targets(command) == set()
 
 
 def test_every_container_named_in_one_restart_is_a_target():
@@ -82,6 +111,7 @@ def test_chained_restarts_of_different_services_are_all_targets():
 @pytest.mark.parametrize("command", [
     "docker compose restart",
     "cd /srv/media && docker-compose restart",
+    "docker compose start",
 ])
 def test_compose_restart_without_names_restarts_every_service(command):
     assert targets(command) == {(RESTART, EVERY_SERVICE)}
@@ -112,7 +142,8 @@ def test_commands_that_redeploy(command, expected):
     assert targets(command) == {(REDEPLOYMENT, service) for service in expected}
 
 
-@pytest.mark.parametrize("command", RESTARTS_OF_JELLYFIN + [command for command, _ in REDEPLOYMENTS])
+@pytest.mark.parametrize("command", [*RESTARTS_OF_JELLYFIN, *STARTS_OF_JELLYFIN,
+                                     *(command for command, _ in REDEPLOYMENTS)])
 def test_the_read_only_check_refuses_everything_the_cooldowns_count(command):
     """Dry runs at any tier rely on the core check alone: it must know every restart the patterns know."""
     assert mutating_command(command) is not None
@@ -128,6 +159,8 @@ def test_the_read_only_check_refuses_everything_the_cooldowns_count(command):
     "docker compose config",
     "systemctl status jellyfin",
     "systemctl list-units --failed",
+    "systemctl list-units --state=start",
+    "docker ps --filter status=started",
     "journalctl -u jellyfin --since '1 hour ago'",
     "curl -s http://jellyfin:8096/health",
     "echo docker restart jellyfin",

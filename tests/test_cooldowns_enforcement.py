@@ -83,6 +83,26 @@ def test_every_shape_of_restart_is_refused_in_cooldown(app, clock, command):
     assert bash(app, new_session(app, tier=3, clock=clock), command) is not None
 
 
+@pytest.mark.parametrize("command", [
+    "docker stop jellyfin; docker start jellyfin",
+    "docker kill jellyfin && docker start jellyfin",
+    "systemctl stop jellyfin; systemctl start jellyfin",
+    "docker compose stop jellyfin && docker compose start jellyfin",
+    "docker start jellyfin",
+])
+def test_stopping_and_starting_a_service_in_cooldown_is_refused_as_a_restart(app, clock, command):
+    """Stop (or kill) and start is a restart in two commands: counting only `restart` let it through."""
+    restarted_twice(app, clock)
+    reason = bash(app, new_session(app, tier=2, clock=clock), command)
+    assert reason is not None and "would restart jellyfin, which already had 2 restarts in the last 4 h" in reason
+    assert "allowed from 2025-06-01T16:00:00Z" in reason
+
+
+def test_a_stop_alone_of_a_service_in_cooldown_passes(app, clock):
+    restarted_twice(app, clock)
+    assert bash(app, new_session(app, tier=2, clock=clock), "docker stop jellyfin") is None
+
+
 @pytest.mark.parametrize("marked", ["jellyfin.service", "Jellyfin.Service", "'jellyfin'", '"jellyfin.service"'])
 @pytest.mark.parametrize("command", ["systemctl restart jellyfin.service", "docker restart jellyfin"])
 def test_a_service_counts_under_one_name_however_the_marker_and_the_command_spell_it(app, clock, marked, command):

@@ -46,9 +46,10 @@ the core's malformed path: warned about, stored nowhere and not counted as a rec
 PROMPT_SECTION = """\
 ## Remediation records (cooldowns)
 
-Every restart or redeployment of a service counts towards that service's remediation limit.
-Right after each one you perform, whether it worked or not, record it on a line of its own in
-your reply (never inside a tool call):
+Every restart or redeployment of a service counts towards that service's remediation limit;
+starting a stopped service (`docker start`, `systemctl start`) counts as a restart. Right after
+each one you perform, whether it worked or not, record it on a line of its own in your reply
+(never inside a tool call):
 
     [COOLDOWN:restart:<service>] success — <what you did and what you saw>
     [COOLDOWN:redeployment:<service>] failure — <what you did and what went wrong>

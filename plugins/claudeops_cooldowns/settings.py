@@ -17,11 +17,13 @@ ACTIONS = (RESTART, REDEPLOYMENT)
 _COMPOSE = r"(?:docker\s+compose|docker-compose|podman\s+compose|podman-compose)"
 
 DEFAULT_RESTART_PATTERNS = [
-    r"^(?:docker|podman)\s+(?:container\s+)?restart\s+(?P<service>.+)$",
-    "^" + _COMPOSE + r"\b.*?\srestart(?P<service>(?:\s.*)?)$",
-    r"^systemctl\b.*?\s(?:restart|try-restart|reload-or-restart|try-reload-or-restart)\s+(?P<service>.+)$",
-    r"^service\s+(?P<service>\S+)\s+restart\b",
+    r"^(?:docker|podman)\s+(?:container\s+)?(?:re)?start\s+(?P<service>.+)$",
+    "^" + _COMPOSE + r"\b.*?\s(?:re)?start(?P<service>(?:\s.*)?)$",
+    r"^systemctl\b.*?\s(?:start|restart|try-restart|reload-or-restart|try-reload-or-restart)\s+(?P<service>.+)$",
+    r"^service\s+(?P<service>\S+)\s+(?:re)?start\b",
 ]
+"""A start counts as a restart: stopping (or killing) a service and starting it again is a restart in
+two commands, and starting a stopped service is a remediation too; a stop alone restarts nothing."""
 DEFAULT_REDEPLOY_PATTERNS = [
     "^" + _COMPOSE + r"\b.*?\sup(?P<service>(?:\s.*)?)$",
     r"^ansible-playbook\b.*?\s(?:-l|--limit)(?:\s+|=)(?P<service>\S+)",
@@ -41,7 +43,8 @@ class CooldownSettings:
     redeploy_window_hours: float = setting(24.0, "Length of the sliding redeployment window, in hours")
     restart_patterns: list[str] = setting(
         DEFAULT_RESTART_PATTERNS,
-        "Regexes for shell commands that restart a service; the named group 'service' captures it "
+        "Regexes for shell commands that restart a service (a start counts as one); the named group 'service' "
+        "captures it "
         "(see docs/cooldowns.md)")
     redeploy_patterns: list[str] = setting(
         DEFAULT_REDEPLOY_PATTERNS,
