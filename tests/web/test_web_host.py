@@ -300,6 +300,32 @@ def test_sessions_api_and_openapi_schema(client):
     assert not any(path.startswith(("/memories", "/sessions", "/login")) for path in paths)
 
 
+def operations(client) -> dict[tuple[str, str], dict]:
+    """(method, path) → the OpenAPI operation, from the schema the dashboard serves."""
+    schema = client.get("/api/v1/schema/openapi.json").json()
+    return {(method.upper(), path): operation for path, item in schema["paths"].items()
+            for method, operation in item.items() if method in {"get", "post", "put", "patch", "delete"}}
+
+
+def test_openapi_schema_lists_the_errors_the_api_returns(make_dashboard):
+    """404 for an unknown id, 403 for a failed CSRF check on writes, 401 without the token (when one is set)."""
+    _, client = make_dashboard({"CLAUDEOPS_WEB_TOKEN": TOKEN}, csrf=False)
+    client.headers["Authorization"] = f"Bearer {TOKEN}"
+    found = operations(client)
+    for key in [("GET", "/api/v1/memories/{memory_id}"), ("PATCH", "/api/v1/memories/{memory_id}"),
+                ("DELETE", "/api/v1/memories/{memory_id}"), ("GET", "/api/v1/sessions/{session_id}")]:
+        assert "404" in found[key]["responses"], key
+    for (method, path), operation in found.items():
+        assert "401" in operation["responses"], (method, path)
+        assert ("403" in operation["responses"]) == (method != "GET"), (method, path)
+    error = found[("POST", "/api/v1/memories")]["responses"]["403"]["content"]["application/json"]["schema"]
+    assert error == {"$ref": "#/components/schemas/ApiError"}
+
+
+def test_without_a_token_the_schema_promises_no_401(client):
+    assert not any("401" in operation["responses"] for operation in operations(client).values())
+
+
 def test_an_unexpected_error_is_one_line_never_a_traceback(make_dashboard):
     @get("/broken", sync_to_thread=False)
     def broken() -> str:

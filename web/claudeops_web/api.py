@@ -57,7 +57,7 @@ def list_sessions(status: Annotated[str | None, QueryParameter()] = None,
                             offset=offset)
 
 
-@get("/sessions/{session_id:int}", sync_to_thread=True, tags=["sessions"])
+@get("/sessions/{session_id:int}", sync_to_thread=True, tags=["sessions"], raises=[NotFoundException])
 def get_session(session_id: FromPath[int]) -> SessionOut:
     """One session by id."""
     with db.connection_context():

@@ -25,6 +25,7 @@ from claudeops_web.context import WebContext
 from claudeops_web.contributions import collect_contributions
 from claudeops_web.csrf import CSRFUnlessBearerMiddleware, csrf_config, load_or_create_secret
 from claudeops_web.hosts import LoopbackHostMiddleware
+from claudeops_web.openapi import MiddlewareErrorResponses
 from claudeops_web.rendering import handle_http_exception, handle_internal_error
 from claudeops_web.templating import build_environment
 
@@ -51,7 +52,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
     secret = load_or_create_secret(app.state_dir)
     return Litestar(
         route_handlers=[html, json_api, *assets.static_routes(htmx, contributions.static_dirs)],
-        plugins=[HTMXPlugin()],
+        plugins=[HTMXPlugin(), MiddlewareErrorResponses(API_PATH, token_required=bool(settings.token))],
         template_config=TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment)),
         middleware=[DefineMiddleware(LoopbackHostMiddleware, token=settings.token),
                     DefineMiddleware(auth.TokenAuthMiddleware, token=settings.token),
