@@ -175,6 +175,15 @@ def test_a_boosted_link_or_a_history_restore_gets_the_whole_session_page(client,
     assert response.status_code == 200 and "<html" in response.text and "tool call" in response.text
 
 
+@pytest.mark.parametrize("path", ["/sessions", "/memories", "/cooldowns"])
+def test_a_bad_page_number_names_the_url_parameter(client, path):
+    """The message names ``page``, what the user typed, not the handler's Python argument."""
+    for headers in ({}, HX):
+        response = client.get(f"{path}?page=0", headers=headers)
+        assert response.status_code == 400 and "(page: Expected `int` &gt;= 1)" in response.text
+        assert "page_number" not in response.text
+
+
 def test_session_detail_of_unknown_session_is_a_404(client):
     response = client.get("/sessions/4242")
     assert response.status_code == 404 and "there is no session #4242" in response.text

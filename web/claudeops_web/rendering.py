@@ -13,6 +13,7 @@ from typing import Any
 
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotAuthorizedException, ValidationException
+from litestar.params import ParameterKwarg
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
@@ -44,24 +45,43 @@ def changed(event: str, status_code: int = 200) -> Response[str]:
     return Response("", status_code=status_code, headers={CHANGED_EVENT_HEADER: event}, media_type="text/html")
 
 
-def error_message(exc: HTTPException) -> str:
-    """The detail plus, for validation failures, which parameter was wrong and why."""
+def error_message(exc: HTTPException, extra: Any) -> str:
+    """The detail plus, for validation failures, which parameter was wrong and why (from ``extra``)."""
     detail = str(exc.detail)
-    if isinstance(exc, ValidationException) and isinstance(exc.extra, list):
-        reasons = [f"{item.get('key', '?')}: {item.get('message', '')}" for item in exc.extra
+    if isinstance(exc, ValidationException) and isinstance(extra, list):
+        reasons = [f"{item.get('key', '?')}: {item.get('message', '')}" for item in extra
                    if isinstance(item, Mapping)]
         if reasons:
             return f"{detail} ({'; '.join(reasons)})"
     return detail
 
 
+def sent_names(request: Request, extra: Any) -> Any:
+    """Validation reasons keyed by the name the client sent (``page``), not the Python one (``page_number``).
+
+    Litestar reports the handler's parameter name even when ``QueryParameter(name=...)`` gives the
+    URL another; a message naming something the user never typed does not help them fix it.
+    """
+    handler = request.scope.get("route_handler")
+    if handler is None or not isinstance(extra, list):
+        return extra
+    aliases: dict[str, str] = {}
+    for name, field in handler.parsed_fn_signature.parameters.items():
+        kwarg = field.kwarg_definition
+        if isinstance(kwarg, ParameterKwarg):
+            aliases[name] = kwarg.name or kwarg.query or kwarg.header or kwarg.cookie or name
+    return [{**item, "key": aliases.get(item["key"], item["key"])} if isinstance(item, Mapping) and "key" in item
+            else item for item in extra]
+
+
 def handle_http_exception(request: Request, exc: HTTPException) -> Response[Any]:
     """JSON under ``/api/``; a login redirect for a missing token; an error fragment or page otherwise."""
     status = exc.status_code
+    extra = sent_names(request, exc.extra) if isinstance(exc, ValidationException) else exc.extra
     if request.url.path.startswith(API_PREFIX):
         body: dict[str, Any] = {"status_code": status, "detail": str(exc.detail)}
-        if exc.extra:
-            body["extra"] = exc.extra
+        if extra:
+            body["extra"] = extra
         return Response(body, status_code=status, headers=exc.headers)
     if isinstance(exc, NotAuthorizedException):
         location = login_location(request.url.path, request.url.query)
@@ -69,7 +89,7 @@ def handle_http_exception(request: Request, exc: HTTPException) -> Response[Any]
             return Response("", status_code=status, headers={"HX-Redirect": location})
         return Redirect(location, status_code=303)
     return page(request, "web/error.html", "web/partials/error.html",  # type: ignore[arg-type]
-                {"status_code": status, "message": error_message(exc)}, status_code=status)
+                {"status_code": status, "message": error_message(exc, extra)}, status_code=status)
 
 
 def handle_internal_error(request: Request, exc: Exception) -> Response[Any]:
