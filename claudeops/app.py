@@ -59,7 +59,7 @@ class App:
             pm.register(plugin)
         report = plugins.load_plugins(pm, disabled, entry_points=entry_points, builtins=builtins)
         config = _validated_config(pm, raw, environ, disabled)
-        pm.hook.configure(config=config)
+        _configure(pm, config)
         app = cls(config, pm, MarkerRegistry(), report)
         pm.hook.register_marker_types(register=app.markers.register)
         app.migrations = [(CORE_OWNER, CORE_MIGRATIONS)]
@@ -100,6 +100,21 @@ class App:
 
     def migration_status(self) -> list[Any]:
         return migration_status(self.migrations)
+
+
+def _configure(pm: pluggy.PluginManager, config: Config) -> None:
+    """Call ``configure``; a setting a plugin rejects there stops the command as a config error.
+
+    Plugins check their sections in ``configure`` with :meth:`Config.require`. The naming
+    wrapper turns every exception in a hook into a plugin failure; a ``ConfigError`` is
+    unwrapped again, so it reads (and exits) like the core's own: the file or variable, the key.
+    """
+    try:
+        pm.hook.configure(config=config)
+    except plugins.PluginError as exc:
+        if isinstance(exc.__cause__, ConfigError):
+            raise exc.__cause__ from None
+        raise
 
 
 def _section_names(plugin_names: Iterable[str]) -> Iterator[str]:

@@ -282,6 +282,21 @@ class Config:
     def database_url(self) -> str:
         return self.core.database_url or f"sqlite:///{self.state_dir / 'claudeops.db'}"
 
+    def require(self, ok: bool, dotted: str, expected: str, *, item: str | None = None) -> None:
+        """Unless ``ok``, raise :meth:`invalid`: the check core and plugins run on their sections."""
+        if not ok:
+            raise self.invalid(dotted, expected, item=item)
+
+    def invalid(self, dotted: str, expected: str, *, item: str | None = None) -> ConfigError:
+        """``<source>: '<dotted>' must be <expected>, not <value>``, for a value of the right type that means nothing.
+
+        Every such error, the core's or a plugin's, names the file or variable to fix in the
+        same words. ``item`` is the one wrong entry of a list, shown instead of the whole list.
+        """
+        section, _, key = dotted.rpartition(".")
+        value = getattr(self.sections[section], key) if item is None else item
+        return ConfigError(f"{self.sources[dotted]}: '{dotted}' must be {expected}, not {value!r}")
+
     def override(self, dotted: str, value: Any) -> None:
         """Apply a command-line flag (highest precedence). ``value`` of None means 'not given'."""
         if value is None:
@@ -313,13 +328,7 @@ SETTING_SOURCES = ("user", "project", "local")
 def validate_core(config: Config) -> None:
     """Check values whose type is right but whose meaning is not (one line naming key and source)."""
     core = config.core
-
-    def require(ok: bool, dotted: str, expected: str) -> None:
-        if not ok:
-            section, _, key = dotted.rpartition(".")
-            value = getattr(config.sections[section], key)
-            raise ConfigError(f"{config.sources[dotted]}: '{dotted}' must be {expected}, not {value!r}")
-
+    require = config.require
     require(1 <= core.max_tier <= 3, "max_tier", "1, 2 or 3")
     require(core.log_level in LOG_LEVELS, "log_level", " or ".join(LOG_LEVELS))
     require(core.log_format in LOG_FORMATS, "log_format", " or ".join(LOG_FORMATS))

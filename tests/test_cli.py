@@ -211,3 +211,34 @@ def test_plugin_failing_during_a_command_is_a_one_line_error(monkeypatch, capsys
     message = capsys.readouterr().err
     assert message.startswith("claudeops: error: plugin ") and "failed in hook record_event: ConnectionError" in message
     assert message.count("\n") == 1
+
+
+def test_setting_a_plugin_rejects_in_configure_is_a_config_error_naming_the_variable(monkeypatch, capsys):
+    from dataclasses import dataclass
+
+    from claudeops import hookimpl
+    from claudeops.cli import main
+    from claudeops.config import setting
+
+    @dataclass
+    class RetrySettings:
+        retries: int = setting(3, "How often to retry")
+
+    class Retrying:
+        @hookimpl
+        def register_settings(self, register):
+            register("retry", RetrySettings)
+
+        @hookimpl
+        def configure(self, config):
+            config.require(config.section("retry").retries >= 0, "retry.retries", "0 or more")
+
+    real_load = App.load
+    monkeypatch.setenv("CLAUDEOPS_RETRY_RETRIES", "-1")
+    monkeypatch.setattr("claudeops.cli.App.load", lambda config_path: real_load(
+        config_path, entry_points=False, builtins=CORE_ONLY, extra_plugins=[Retrying()]))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["plugins"])
+    assert exit_info.value.code == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        "claudeops: error: env CLAUDEOPS_RETRY_RETRIES: 'retry.retries' must be 0 or more, not -1\n")

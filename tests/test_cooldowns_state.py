@@ -17,7 +17,7 @@ from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART, CooldownSettings
 from events_cooldowns_support import load_app, new_session
 
 from claudeops.clock import to_timestamp
-from claudeops.plugins import PluginError
+from claudeops.config import ConfigError
 from claudeops.store import close_store
 
 T0 = datetime(2025, 6, 1, 12, 0, 0, tzinfo=UTC)
@@ -178,14 +178,16 @@ def test_actions_are_counted_as_they_are_listed_for_paging(app):
 
 
 @pytest.mark.parametrize(("environ", "message"), [
-    ({"CLAUDEOPS_COOLDOWNS_RESTART_LIMIT": "-1"}, "cooldowns.restart_limit must be 0 or more, not -1"),
-    ({"CLAUDEOPS_COOLDOWNS_REDEPLOY_WINDOW_HOURS": "0"}, "cooldowns.redeploy_window_hours must be more than 0"),
-    ({"CLAUDEOPS_COOLDOWNS_RESTART_PATTERNS": "^docker restart (?P<service>"}, "cooldowns.restart_patterns: "
-     "invalid regex"),
-    ({"CLAUDEOPS_COOLDOWNS_REDEPLOY_PATTERNS": "^helm upgrade"}, "has no (?P<service>...) group"),
+    ({"CLAUDEOPS_COOLDOWNS_RESTART_LIMIT": "-1"}, "'cooldowns.restart_limit' must be 0 or more, not -1"),
+    ({"CLAUDEOPS_COOLDOWNS_REDEPLOY_WINDOW_HOURS": "0"}, "'cooldowns.redeploy_window_hours' must be more than 0"),
+    ({"CLAUDEOPS_COOLDOWNS_RESTART_PATTERNS": "^docker restart (?P<service>"}, "'cooldowns.restart_patterns' "
+     "must be valid regexes (missing ), unterminated subpattern"),
+    ({"CLAUDEOPS_COOLDOWNS_REDEPLOY_PATTERNS": "^helm upgrade"}, "'cooldowns.redeploy_patterns' must be regexes "
+     "with a (?P<service>...) group, not '^helm upgrade'"),
 ])
-def test_bad_settings_are_one_line_errors_at_start_up(tmp_path, environ, message):
-    with pytest.raises(PluginError) as caught:
+def test_bad_settings_are_one_line_errors_naming_the_variable_at_start_up(tmp_path, environ, message):
+    with pytest.raises(ConfigError) as caught:
         load_app(tmp_path / "state", environ)
-    assert message in str(caught.value)
+    [variable] = environ
+    assert str(caught.value).startswith(f"env {variable}: {message}")
     assert "\n" not in str(caught.value)

@@ -34,7 +34,7 @@ def register_settings(register):
 
 @hookimpl
 def configure(config):
-    validate(config.section(SECTION))
+    validate(config)
 
 
 @hookimpl

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import lru_cache
 
-from claudeops.config import ConfigError, setting
+from claudeops.config import Config, setting
 
 RESTART = "restart"
 REDEPLOYMENT = "redeployment"
@@ -76,31 +76,28 @@ def rules_from(settings: CooldownSettings) -> Rules:
 
 def patterns_from(settings: CooldownSettings) -> dict[str, tuple[re.Pattern[str], ...]]:
     """The compiled command patterns of each action."""
-    return {RESTART: compile_patterns(tuple(settings.restart_patterns), "restart_patterns"),
-            REDEPLOYMENT: compile_patterns(tuple(settings.redeploy_patterns), "redeploy_patterns")}
+    return {RESTART: compile_patterns(tuple(settings.restart_patterns)),
+            REDEPLOYMENT: compile_patterns(tuple(settings.redeploy_patterns))}
 
 
 @lru_cache(maxsize=16)
-def compile_patterns(sources: tuple[str, ...], key: str) -> tuple[re.Pattern[str], ...]:
-    """Compile once per distinct list; a bad regex is a one-line configuration error."""
-    compiled = []
-    for source in sources:
-        try:
-            pattern = re.compile(source)
-        except re.error as exc:
-            raise ConfigError(f"cooldowns.{key}: invalid regex {source!r}: {exc}") from None
-        if "service" not in pattern.groupindex:
-            raise ConfigError(f"cooldowns.{key}: regex {source!r} has no (?P<service>...) group")
-        compiled.append(pattern)
-    return tuple(compiled)
+def compile_patterns(sources: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """Compile once per distinct list (every tool call is checked); :func:`validate` vetted them at start-up."""
+    return tuple(re.compile(source) for source in sources)
 
 
-def validate(settings: CooldownSettings) -> None:
-    """Refuse limits and windows that make no sense, and patterns that do not compile."""
+def validate(config: Config) -> None:
+    """Refuse limits and windows that make no sense, and patterns that cannot name the service."""
+    settings: CooldownSettings = config.section("cooldowns")
     for key in ("restart_limit", "redeploy_limit"):
-        if getattr(settings, key) < 0:
-            raise ConfigError(f"cooldowns.{key} must be 0 or more, not {getattr(settings, key)}")
+        config.require(getattr(settings, key) >= 0, f"cooldowns.{key}", "0 or more")
     for key in ("restart_window_hours", "redeploy_window_hours"):
-        if getattr(settings, key) <= 0:
-            raise ConfigError(f"cooldowns.{key} must be more than 0, not {getattr(settings, key)}")
-    patterns_from(settings)
+        config.require(getattr(settings, key) > 0, f"cooldowns.{key}", "more than 0")
+    for key in ("restart_patterns", "redeploy_patterns"):
+        for source in getattr(settings, key):
+            try:
+                groups = re.compile(source).groupindex
+            except re.error as exc:
+                raise config.invalid(f"cooldowns.{key}", f"valid regexes ({exc})", item=source) from None
+            config.require("service" in groups, f"cooldowns.{key}", "regexes with a (?P<service>...) group",
+                           item=source)

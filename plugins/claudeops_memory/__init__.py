@@ -35,7 +35,7 @@ def register_settings(register: Callable[[str, type], None]) -> None:
 
 @hookimpl
 def configure(config: Config) -> None:
-    validate(config.section(SECTION))
+    validate(config)
 
 
 @hookimpl

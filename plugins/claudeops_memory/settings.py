@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claudeops.config import ConfigError, setting
+from claudeops.config import Config, setting
 
 SECTION = "memory"
 
@@ -45,19 +45,16 @@ class MemorySettings:
                                          "Longer observations are cut to this length (with a warning)")
 
 
-def validate(settings: MemorySettings) -> None:
-    """Reject values that would make the lifecycle meaningless, with a one-line error."""
+def validate(config: Config) -> None:
+    """Reject values that would make the lifecycle meaningless, with a one-line error naming where each was set."""
+    settings: MemorySettings = config.section(SECTION)
     for name in ("min_confidence", "default_confidence", "reinforce_step", "contradict_step", "decay_per_week"):
-        value = getattr(settings, name)
-        if not 0.0 <= value <= 1.0:
-            raise ConfigError(f"memory.{name} must be between 0 and 1, not {value}")
-    if settings.default_confidence < settings.min_confidence:
-        raise ConfigError("memory.default_confidence must not be below memory.min_confidence, "
-                          "or every new memory would be inactive")
-    if 0.0 < settings.decay_per_week < 0.01:
-        raise ConfigError(f"memory.decay_per_week must be 0 (no decay) or at least 0.01, not {settings.decay_per_week}")
+        config.require(0.0 <= getattr(settings, name) <= 1.0, f"{SECTION}.{name}", "between 0 and 1")
+    # below the threshold, every new memory would be inactive from the start
+    config.require(settings.default_confidence >= settings.min_confidence, f"{SECTION}.default_confidence",
+                   f"at least {SECTION}.min_confidence ({settings.min_confidence})")
+    config.require(not 0.0 < settings.decay_per_week < 0.01, f"{SECTION}.decay_per_week",
+                   "0 (no decay) or at least 0.01")
     for name in ("budget_tokens", "grace_days"):
-        if getattr(settings, name) < 0:
-            raise ConfigError(f"memory.{name} must not be negative, not {getattr(settings, name)}")
-    if settings.max_observation_chars < 20:
-        raise ConfigError(f"memory.max_observation_chars must be at least 20, not {settings.max_observation_chars}")
+        config.require(getattr(settings, name) >= 0, f"{SECTION}.{name}", "0 or more")
+    config.require(settings.max_observation_chars >= 20, f"{SECTION}.max_observation_chars", "at least 20")
