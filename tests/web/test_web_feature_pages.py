@@ -92,12 +92,21 @@ def test_cooldowns_page_shows_actions_in_window_limits_and_until(client):
     restart("postgres")
     html = client.get("/cooldowns").text
     assert "<strong>2</strong> restarts per service per 4 h" in html
-    jellyfin = re.search(r"<td>jellyfin</td>.*?</tr>", html, re.S).group(0)
+    jellyfin = re.search(r'<td data-label="Service">jellyfin</td>.*?</tr>', html, re.S).group(0)
     assert "in cooldown" in jellyfin and "2099-01-01 12:00" in jellyfin
-    postgres = re.search(r"<td>postgres</td>.*?</tr>", html, re.S).group(0)
+    postgres = re.search(r'<td data-label="Service">postgres</td>.*?</tr>', html, re.S).group(0)
     assert "1 left" in postgres
     assert "docker restart jellyfin" in html
     assert 'hx-trigger="every 5s"' in html
+
+
+def test_cooldowns_tables_become_labelled_cards_on_a_phone(client):
+    """Like every other table: class ``stacked`` (one card per row under 720 px) and a label on each value."""
+    restart("jellyfin")
+    html = client.get("/cooldowns").text
+    assert re.findall(r"<table[^>]*>", html) == ['<table class="stacked">'] * 2
+    cells = re.findall(r"<td[^>]*>", html)
+    assert len(cells) == 13 and all("data-label=" in cell for cell in cells)
 
 
 def test_overview_names_services_in_cooldown(client):
