@@ -7,8 +7,11 @@ import re
 from collections.abc import Callable
 
 from claudeops_memory import repository
-from claudeops_memory.context import build_memory_context, estimate_tokens, plan_memory_context
-from claudeops_memory.repository import injection_status
+from claudeops_memory.context import build_memory_context, bullet, estimate_tokens, header, plan_memory_context
+from claudeops_memory.models import CATEGORIES, Memory
+from claudeops_memory.repository import MemoryRecord, injection_status
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from memory_support import LoadedApp, load_memory_app_fixture, memory_app_fixture  # noqa: F401
 
 from claudeops.session import Handoff
@@ -122,6 +125,50 @@ def test_budget_is_configurable(load_memory_app: Callable[..., LoadedApp]) -> No
     included, _, tokens = _header(text)
     assert 2000 < tokens <= 4000
     assert included > 20
+
+
+def _reference_block(shown: list[MemoryRecord], total: int) -> str:
+    """The block for exactly ``shown``, rendered from scratch: groups by first appearance, general
+    last, and the header's ``T`` found by re-rendering until it states the block's own size."""
+    groups: dict[str | None, list[str]] = {}
+    for memory in shown:
+        groups.setdefault(memory.service, []).append(bullet(memory.category, memory.observation, memory.confidence))
+    order = [service for service in groups if service] + ([None] if None in groups else [])
+    body = "\n\n".join(f"### {service or 'general'}\n" + "\n".join(groups[service]) for service in order)
+    tokens = 0
+    while estimate_tokens(text := f"{header(len(shown), total, tokens)}\n\n{body}") != tokens:
+        tokens = estimate_tokens(text)
+    return text
+
+
+MEMORY_SHAPES = st.tuples(st.sampled_from([None, "jellyfin", "postgres", "a", "zz-long_service-name"]),
+                          st.sampled_from(CATEGORIES), st.integers(1, 300),
+                          st.sampled_from([0.2, 0.3, 0.45, 0.5, 0.7, 0.8, 0.95, 1.0]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shapes=st.lists(MEMORY_SHAPES, min_size=1, max_size=30), any_budget=st.integers(0, 3000))
+@example(shapes=[(None, "timing", 1, 0.3)] * 11, any_budget=0)  # "1 of 11" fits where "10 of 11" would not
+def test_budget_includes_every_memory_that_fits_and_nothing_more(
+        memory_app: LoadedApp, shapes: list[tuple[str | None, str, int, float]], any_budget: int) -> None:
+    """Against a brute force: at every budget, and at each size a prefix of memories renders to
+    (and one token either side), the block is the longest prefix whose own rendering fits."""
+    Memory.delete().execute()
+    for number, (service, category, length, confidence) in enumerate(shapes):
+        memory_app.remember(f"#{number} " + "w" * length, service=service, category=category, confidence=confidence)
+    qualifying = sorted((memory for memory in repository.list_memories() if memory.active and memory.confidence >= 0.3),
+                        key=lambda memory: (-memory.confidence, -memory.id))
+    sizes = [estimate_tokens(_reference_block(qualifying[:count], len(qualifying)))
+             for count in range(1, len(qualifying) + 1)]
+
+    for budget in sorted({any_budget} | {size + step for size in sizes for step in (-1, 0, 1)}):
+        fitting = 0
+        while fitting < len(sizes) and sizes[fitting] <= budget:
+            fitting += 1
+        plan = plan_memory_context(budget)
+        assert plan.text == (_reference_block(qualifying[:fitting], len(qualifying)) if fitting else ""), budget
+        assert estimate_tokens(plan.text) <= budget
+        assert plan.injected_ids == {memory.id for memory in qualifying[:fitting]}
 
 
 def test_all_memories_fit_within_budget(memory_app: LoadedApp) -> None:

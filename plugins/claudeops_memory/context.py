@@ -52,7 +52,12 @@ class MemoryContext:
 
 def estimate_tokens(text: str) -> int:
     """SPEC-0015's estimate, characters / 4, rounded up so the budget is never exceeded."""
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
+    return estimate_tokens_of(len(text))
+
+
+def estimate_tokens_of(chars: int) -> int:
+    """:func:`estimate_tokens` of a text ``chars`` characters long, for blocks not yet rendered."""
+    return math.ceil(chars / CHARS_PER_TOKEN)
 
 
 def bullet(category: str, observation: str, confidence: float) -> str:
@@ -89,13 +94,27 @@ def _stream(min_confidence: float, max_rows: int) -> Iterator[tuple[int, str | N
         cursor.close()
 
 
+def settled_tokens(included: int, total: int, chars_after_header: int) -> int:
+    """The ``T`` a header states for its block: the block's own estimate, header included.
+
+    The header's length depends on ``T`` and ``T`` on the header's length, so iterate from 0:
+    the estimate never shrinks as ``T`` grows, so the first ``T`` that covers its block is the
+    exact fixed point. Choosing memories and rendering them both use this, so the block that
+    is checked against the budget is the block that is printed.
+    """
+    tokens = 0
+    while (needed := estimate_tokens_of(len(header(included, total, tokens)) + chars_after_header)) > tokens:
+        tokens = needed
+    return tokens
+
+
 class _Block:
     """Accumulates groups and bullets while tracking the exact length of the rendered body."""
 
     def __init__(self) -> None:
         self.groups: dict[str | None, list[str]] = {}
         self.ids: list[int] = []
-        self.body_chars = 0
+        self.body_chars = 0  # everything after the header line: the blank line, then the groups
 
     def cost(self, service: str | None, line: str) -> int:
         """Characters ``line`` adds: its newline, plus a blank line and heading for a new group."""
@@ -111,31 +130,26 @@ class _Block:
         sections = [f"### {service}\n" + "\n".join(lines) for service, lines in self.groups.items() if service]
         if None in self.groups:
             sections.append(f"### {GENERAL_HEADING}\n" + "\n".join(self.groups[None]))
-        body = "\n\n".join(sections)
-        tokens = 0
-        while True:  # the header states the block's own size: settle on the fixed point
-            text = header(len(self.ids), total, tokens) + "\n\n" + body
-            if estimate_tokens(text) <= tokens:
-                return text, tokens
-            tokens = estimate_tokens(text)
+        tokens = settled_tokens(len(self.ids), total, self.body_chars)
+        return header(len(self.ids), total, tokens) + "\n\n" + "\n\n".join(sections), tokens
 
 
 def plan_memory_context(budget_tokens: int, min_confidence: float = MIN_CONFIDENCE) -> MemoryContext:
-    """Choose and render the memories to inject; see the module docstring for the rules."""
+    """Choose and render the memories to inject; see the module docstring for the rules.
+
+    Each candidate is priced with the header its block would really carry ("K of N" or "N",
+    and its own ``T``), so a memory is left out only when the block with it would exceed the
+    budget, not when a longer header form would have.
+    """
     limit = budget_tokens * CHARS_PER_TOKEN
     total = _count_qualifying(min_confidence) if limit > 0 else 0
     if total == 0:
         return MemoryContext("", frozenset(), 0, 0)
-    # The header's size depends on what follows; reserve its longest form: "K of N" with K < N
-    # when the budget cuts, "N" alone when everything fits, and T at most the budget.
-    full_header = len(header(total, total, budget_tokens))
-    cut_header = full_header + len(f"{total - 1:,} of ")
     block = _Block()
     max_rows = limit // (len(SHORTEST_BULLET) + 1) + 1
     for memory_id, service, category, observation, confidence in _stream(min_confidence, max_rows):
         line = bullet(category, observation, confidence)
-        room = limit - (full_header if len(block.ids) + 1 == total else cut_header)
-        if block.body_chars + block.cost(service, line) > room:
+        if settled_tokens(len(block.ids) + 1, total, block.body_chars + block.cost(service, line)) > budget_tokens:
             break
         block.add(memory_id, service, line)
     if not block.ids:
