@@ -58,6 +58,40 @@ def test_case_and_common_variants_are_accepted(app, text, expected):
     assert stored() == [expected]
 
 
+@pytest.mark.parametrize(("service", "stored_as"), [
+    ("nextcloud-app", "nextcloud-app"),
+    ("jellyfin.service", "jellyfin"),
+    ("Jellyfin.Service", "jellyfin"),
+    ("'jellyfin'", "jellyfin"),
+    ('"jellyfin.service"', "jellyfin"),
+    ("media_server.2", "media_server.2"),
+    ("s" * 100, "s" * 100),
+])
+def test_a_service_is_a_name_of_letters_digits_and_dot_dash_underscore(app, service, stored_as):
+    feed(app, new_session(app), f"[COOLDOWN:restart:{service}] success — ok")
+    assert stored() == [(stored_as, "restart", True, "ok")]
+
+
+@pytest.mark.parametrize("service", [
+    "y" * 5000,
+    "s" * 101,
+    "nas:jellyfin",
+    "home assistant",
+    "media/jellyfin",
+    "jellyfin;reboot",
+    "'jellyfin",
+    ".service",
+])
+def test_a_service_that_is_not_a_bounded_name_is_a_malformed_record(app, caplog, service):
+    """A 5,000-character 'service' used to be stored, and flooded `claudeops cooldowns`."""
+    session = new_session(app)
+    with caplog.at_level(logging.WARNING, logger="claudeops_cooldowns"):
+        feed(app, session, f"[COOLDOWN:restart:{service}] success — ok")
+    assert list_actions() == []
+    [warning] = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
+    assert "malformed cooldown marker" in warning and "up to 100 letters, digits, '_', '.' or '-'" in warning
+
+
 def test_several_records_in_one_text_block_are_all_stored_in_order(app):
     feed(app, new_session(app), "[COOLDOWN:restart:jellyfin] failure — no\n"
                                 "[COOLDOWN:restart:jellyfin] success — yes [COOLDOWN:restart:sonarr] success — too")

@@ -37,6 +37,31 @@ def test_event_with_a_service_is_stored_with_that_service_in_lower_case(app):
     assert (event.level, event.service, event.message) == ("warning", "jellyfin", "Responses take 4.2 s")
 
 
+@pytest.mark.parametrize(("service", "stored_as"), [
+    ("nextcloud-app", "nextcloud-app"),
+    ("jellyfin.service", "jellyfin.service"),
+    ("'jellyfin'", "jellyfin"),
+    ('"Jellyfin"', "jellyfin"),
+    (" sonarr ", "sonarr"),
+    ("s" * 100, "s" * 100),
+    ("", None),
+    (" ", None),
+])
+def test_a_service_is_a_name_of_letters_digits_and_dot_dash_underscore_or_none(app, service, stored_as):
+    feed(app, new_session(app), f"[EVENT:warning:{service}] slow")
+    assert [(event.service, event.message) for event in list_events()] == [(stored_as, "slow")]
+
+
+@pytest.mark.parametrize("service", ["a:b", "y" * 5000, "s" * 101, "home assistant", "media/jellyfin", "'jellyfin"])
+def test_a_service_that_is_not_a_bounded_name_is_a_malformed_event(app, caplog, service):
+    """`[EVENT:critical:a:b]` used to store the service `a:b`, and a 5,000-character word was a service too."""
+    with caplog.at_level(logging.WARNING, logger="claudeops_events"):
+        feed(app, new_session(app), f"[EVENT:critical:{service}] down")
+    assert list_events() == []
+    [warning] = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
+    assert "malformed event marker" in warning and "up to 100 letters, digits, '_', '.' or '-'" in warning
+
+
 def test_several_events_in_one_text_block_are_all_stored(app):
     feed(app, new_session(app), "Report:\n[EVENT:info] disk 40% [EVENT:critical:nextcloud] HTTP 502\n"
                                 "text between\n[EVENT:warning:sonarr] queue stuck")

@@ -14,6 +14,7 @@ import re
 from claudeops.dry_run import read_only_mode
 from claudeops.markers import Marker, MarkerType
 from claudeops.session import Session
+from claudeops_cooldowns.names import MARKER_SERVICE, MAX_NAME_LENGTH, service_name
 from claudeops_cooldowns.repository import record_action
 from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART
 
@@ -36,12 +37,12 @@ def _one_of(words: dict[str, object]) -> str:
 
 COOLDOWN_PATTERN = re.compile(
     r"\[COOLDOWN:[ \t]*(?P<action>" + _one_of(ACTION_WORDS) + r")[ \t]*"
-    r":(?=[ \t'\"]*[^:\]\s'\"])(?P<service>[^:\]]+)\][ \t]*(?P<outcome>" + _one_of(OUTCOME_WORDS) + r")"
+    r":(?P<service>" + MARKER_SERVICE + r")\][ \t]*(?P<outcome>" + _one_of(OUTCOME_WORDS) + r")"
     r"(?:[ \t]*(?:—|–|--|-|:)[ \t]*|[ \t]+|$)(?P<message>.*)",
     re.IGNORECASE,
 )
-"""Only known actions and outcomes and a service with a name in it match, so anything else takes
-the core's malformed path: warned about, stored nowhere and not counted as a recorded marker."""
+"""Only known actions and outcomes and a service name (see ``MARKER_SERVICE``) match, so anything else
+takes the core's malformed path: warned about, stored nowhere and not counted as a recorded marker."""
 
 PROMPT_SECTION = """\
 ## Remediation records (cooldowns)
@@ -90,6 +91,9 @@ def handle_cooldown(session: Session, marker: Marker) -> bool:
                     marker.text.strip())
         return False
     action_word, service, outcome_word, message = marker.groups
+    if not service_name(service or ""):  # ``.service``: a unit suffix with no unit in front of it
+        warn_malformed(session, marker.text)
+        return False
     record_action(service=service or "", action=ACTION_WORDS[(action_word or "").lower()],
                   success=OUTCOME_WORDS[(outcome_word or "").lower()], message=message or "", tier=session.tier,
                   session_id=session.id, created_at=session.now())
@@ -99,4 +103,5 @@ def handle_cooldown(session: Session, marker: Marker) -> bool:
 def warn_malformed(session: Session, text: str) -> None:
     """A line that starts like a cooldown record but is not one: say so, store nothing."""
     log.warning("session #%s: ignored malformed cooldown marker (expected [COOLDOWN:restart|redeployment:"
-                "<service>] success|failure — message): %.200s", session.id, text.strip())
+                "<service>] success|failure — message, the service up to %d letters, digits, '_', '.' or '-'): "
+                "%.200s", session.id, MAX_NAME_LENGTH, text.strip())

@@ -16,10 +16,19 @@ from claudeops_events.levels import normalise_level
 
 log = logging.getLogger(__name__)
 
+QUOTES = "'\""
+
+MAX_SERVICE_LENGTH = 100
+_NAME = f"[A-Za-z0-9_.-]{{1,{MAX_SERVICE_LENGTH}}}"
+SERVICE = rf"""[ \t]*(?:{_NAME}|'{_NAME}'|"{_NAME}")?[ \t]*"""
+"""The service an event may name: letters, digits, ``_``, ``.`` and ``-`` (the memory marker's service
+characters, plus ``.`` for ``jellyfin.service``), up to 100 of them, quoted or not, or nothing. The
+dashboard lists and filters by it, so a 5,000-character word or ``a:b`` is a malformed marker, not a service."""
+
 EVENT_PATTERN = re.compile(
-    r"\[EVENT:(?=[ \t]*[^:\]\s])(?P<level>[^:\]]+)(?::(?P<service>[^\]]*))?\][ \t]*(?P<message>\S.*)")
-"""A level with no word in it (``[EVENT: ]``) does not match, so it takes the core's malformed path:
-warned about, stored nowhere and not counted as a recorded marker."""
+    r"\[EVENT:(?=[ \t]*[^:\]\s])(?P<level>[^:\]]+)(?::(?P<service>" + SERVICE + r"))?\][ \t]*(?P<message>\S.*)")
+"""A level with no word in it (``[EVENT: ]``) or a service that is not a name does not match, so it takes
+the core's malformed path: warned about, stored nowhere and not counted as a recorded marker."""
 
 PROMPT_SECTION = """\
 ## Events
@@ -30,7 +39,8 @@ inside a tool call):
     [EVENT:<level>] <message>
     [EVENT:<level>:<service>] <message>
 
-`<level>` is `info`, `warning` or `critical`; `<service>` is the service the event is about.
+`<level>` is `info`, `warning` or `critical`; `<service>` is the service the event is about, as
+one word of letters, digits, `.`, `_` or `-` (its container or unit name, such as `nextcloud-app`).
 Examples:
 
     [EVENT:info] All 14 services healthy
@@ -45,12 +55,13 @@ def event_marker_type() -> MarkerType:
 
 
 def handle_event(session: Session, marker: Marker) -> None:
-    """Record the event at the time the marker was seen (``session.now()``)."""
+    """Record the event at the time the marker was seen (``session.now()``), its service without quotes."""
     level, service, message = marker.groups
-    session.record_event(normalise_level(level or ""), message or "", service or None)
+    session.record_event(normalise_level(level or ""), message or "", (service or "").strip(QUOTES) or None)
 
 
 def warn_malformed(session: Session, text: str) -> None:
     """A line that starts like an event but is not one: say so, store nothing."""
     log.warning("session #%s: ignored malformed event marker (expected [EVENT:<level>] message or "
-                "[EVENT:<level>:<service>] message): %.200s", session.id, text.strip())
+                "[EVENT:<level>:<service>] message, the service up to %d letters, digits, '_', '.' or '-'): %.200s",
+                session.id, MAX_SERVICE_LENGTH, text.strip())
