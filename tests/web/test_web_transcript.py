@@ -52,6 +52,26 @@ def test_tool_calls_and_results_become_collapsible_items(tmp_path, markers):
     assert (end.kind, end.title) == ("result", "session ended: success, 2 turns, $0.0100")
 
 
+def test_a_one_line_result_says_one_line(tmp_path, markers):
+    path = write(tmp_path / "t.jsonl", {"type": "user", "message": {"content": [
+        {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}})
+    (result,) = read_transcript(str(path), markers).items
+    assert result.title == "result (1 line)"
+
+
+def test_an_offset_inside_a_line_starts_at_the_next_line(tmp_path, markers):
+    """An offset typed into the URL may fall inside a line: its tail is skipped, not shown as unreadable."""
+    first = json.dumps(assistant({"type": "text", "text": "one"})) + "\n"
+    path = write(tmp_path / "t.jsonl", assistant({"type": "text", "text": "one"}),
+                 assistant({"type": "text", "text": "two"}))
+    for offset in (1, 10, len(first) - 1):
+        chunk = read_transcript(str(path), markers, offset)
+        assert [item.lines[0][0].text for item in chunk.items] == ["two"], offset
+        assert chunk.start == len(first.encode())
+    assert [item.lines[0][0].text for item in read_transcript(str(path), markers, len(first)).items] == ["two"]
+    assert read_transcript(str(path), markers, path.stat().st_size - 1).items == []
+
+
 def test_a_live_transcript_is_read_up_to_its_last_complete_line(tmp_path, markers):
     path = tmp_path / "t.jsonl"
     first = json.dumps(assistant({"type": "text", "text": "one"})) + "\n"

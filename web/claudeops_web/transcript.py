@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from claudeops.markers import MAX_LINE_CHARS, MarkerRegistry
+from claudeops.wording import counted
 
 CHUNK_BYTES = 2_000_000
 """At most this much transcript per response; the page fetches the rest right after."""
+SCAN_BYTES = 65_536
+"""How much is read at a time while looking for the start of the next line."""
 MAX_BLOCK_CHARS = 20_000
 """Tool output longer than this is cut (the file keeps all of it)."""
 
@@ -60,7 +63,7 @@ def read_transcript(path: str | None, markers: MarkerRegistry, offset: int = 0,
     with open(path, "rb") as handle:
         handle.seek(0, 2)
         size = handle.tell()
-        offset = min(max(offset, 0), size)
+        offset = _line_start(handle, min(max(offset, 0), size), size)
         handle.seek(offset)
         data = handle.read(limit)
     complete = data[: data.rfind(b"\n") + 1]
@@ -72,6 +75,26 @@ def read_transcript(path: str | None, markers: MarkerRegistry, offset: int = 0,
         if raw.strip():
             chunk.items.extend(items_from_line(raw, markers))
     return chunk
+
+
+def _line_start(handle: BinaryIO, offset: int, size: int) -> int:
+    """``offset`` if a line starts there, else the start of the next line (or ``size``).
+
+    Offsets the page sends are always line starts; one typed into the URL may fall inside a
+    line, whose tail is not JSON and would show as a bogus unreadable item.
+    """
+    if offset == 0:
+        return 0
+    handle.seek(offset - 1)
+    if handle.read(1) == b"\n":
+        return offset
+    position = offset
+    while block := handle.read(SCAN_BYTES):
+        newline = block.find(b"\n")
+        if newline >= 0:
+            return position + newline + 1
+        position += len(block)
+    return size
 
 
 def items_from_line(raw: str, markers: MarkerRegistry) -> list[TranscriptItem]:
@@ -126,7 +149,7 @@ def _user_items(record: dict[str, Any]) -> list[TranscriptItem]:
         if block.get("type") == "tool_result":
             error = bool(block.get("is_error"))
             text = _tool_result_text(block.get("content"))
-            title = f"{'error' if error else 'result'} ({len(text.splitlines())} lines)"
+            title = f"{'error' if error else 'result'} ({counted(len(text.splitlines()), 'line')})"
             items.append(TranscriptItem("tool_result", title, body=_cut(text), is_error=error))
         elif block.get("type") == "text":
             items.append(TranscriptItem("prompt", "prompt", body=_cut(str(block.get("text", "")))))
