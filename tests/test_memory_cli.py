@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 from memory_support import LoadedApp, memory_app_fixture  # noqa: F401
 
 from claudeops.cli import build_cli
-from claudeops.clock import now_timestamp
+from claudeops.clock import now_timestamp, utc_now
 from claudeops.store import db
 
 COLUMNS = ["id", "service", "category", "observation", "confidence", "active", "created_at", "updated_at",
@@ -163,19 +163,42 @@ def test_rm_yes_deletes_several_at_once(memory_app: LoadedApp) -> None:
     assert [memory.id for memory in repository.list_memories()] == [keep.id]
 
 
-def test_context_prints_exactly_what_would_be_injected(memory_app: LoadedApp) -> None:
-    from claudeops_memory.context import build_memory_context
+def _ledger_dump() -> list[tuple]:
+    return db.execute_sql("SELECT * FROM memory_decay ORDER BY memory_id").fetchall()
 
+
+def _section_a_session_starting_now_gets(memory_app: LoadedApp) -> str | None:
+    session = memory_app.session()
+    memory_app.app.hook.before_session(session=session)
+    return next((section.text for section in session.ordered_sections() if section.name == "memory"), None)
+
+
+def test_context_prints_exactly_what_a_session_starting_now_would_get(memory_app: LoadedApp) -> None:
+    """Decay is taken into account, as a session start applies it first, but nothing is kept."""
+    memory_app.clock.moment = utc_now()  # the command reads the real clock
     memory_app.remember("Takes 60s to start after restart", service="jellyfin", confidence=0.9)
-    stale = memory_app.remember("Stale fact", confidence=0.4, days_ago=400)
-    before = _table_dump()
+    older = memory_app.remember("Older fact", service="nas", days_ago=44)  # 0.7 -> 0.5
+    stale = memory_app.remember("Stale fact", confidence=0.4, days_ago=44)  # 0.4 -> 0.2: not injected
+    before, ledger = _table_dump(), _ledger_dump()
 
     result = run(memory_app, "context")
 
     assert result.exit_code == 0
-    assert result.output == build_memory_context() + "\n"
-    assert "Stale fact" in result.output  # no decay side effect
-    assert _table_dump() == before and repository.get_memory(stale.id) == stale
+    assert _table_dump() == before and _ledger_dump() == ledger
+    assert repository.get_memory(stale.id) == stale and repository.get_memory(older.id) == older
+    assert "Stale fact" not in result.output and "- [timing] Older fact (confidence: 0.5)" in result.output
+    assert result.output == f"{_section_a_session_starting_now_gets(memory_app)}\n"
+
+
+def test_context_says_so_when_decay_leaves_nothing_to_inject(memory_app: LoadedApp) -> None:
+    memory_app.clock.moment = utc_now()
+    memory = memory_app.remember("Stale fact", confidence=0.4, days_ago=44)
+
+    result = run(memory_app, "context")
+
+    assert result.exit_code == 0 and "no memory would be injected (0 qualify" in result.output
+    assert repository.get_memory(memory.id) == memory
+    assert _section_a_session_starting_now_gets(memory_app) is None
 
 
 def test_context_says_so_when_nothing_qualifies(memory_app: LoadedApp) -> None:

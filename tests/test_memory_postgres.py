@@ -9,6 +9,7 @@ import pytest
 from claudeops_memory import repository
 from claudeops_memory.context import build_memory_context
 from claudeops_memory.decay import decay_stale_memories
+from claudeops_memory.session_start import preview_memory_start
 from memory_support import MEMORY_BUILTINS, LoadedApp
 from postgres_server import postgres_url  # noqa: F401  (fixture)
 
@@ -69,6 +70,20 @@ def test_decay_and_context_on_postgresql(pg_memory_app: LoadedApp) -> None:
     assert repository.get_memory(stale.id).active is False  # type: ignore[union-attr]
     assert repository.get_memory(kept.id).confidence == 0.5  # type: ignore[union-attr]
     assert build_memory_context().endswith("### nas\n- [timing] Older fact (confidence: 0.5)")
+
+
+def test_context_preview_keeps_nothing_on_postgresql(pg_memory_app: LoadedApp) -> None:
+    memory_app = pg_memory_app
+    stale = memory_app.remember("Stale fact", confidence=0.4, days_ago=44)
+    kept = memory_app.remember("Older fact", service="nas", days_ago=44)
+
+    preview = preview_memory_start(memory_app.settings, memory_app.clock.stamp())
+
+    assert (preview.decay.decayed, preview.decay.deactivated) == (2, 1)
+    assert preview.context.text.endswith("### nas\n- [timing] Older fact (confidence: 0.5)")
+    assert "Stale fact" not in preview.context.text
+    assert [repository.get_memory(stale.id), repository.get_memory(kept.id)] == [stale, kept]
+    assert db.execute_sql("SELECT COUNT(*) FROM memory_decay").fetchone() == (0,)
 
 
 def test_operator_edits_on_postgresql(pg_memory_app: LoadedApp) -> None:

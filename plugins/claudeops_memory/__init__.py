@@ -17,10 +17,9 @@ from claudeops.config import Config
 from claudeops.hookspecs import hookimpl
 from claudeops.session import Session
 from claudeops_memory.cli import memories_group
-from claudeops_memory.context import build_memory_context
-from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.markers import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
+from claudeops_memory.session_start import start_memory
 from claudeops_memory.settings import SECTION, MemorySettings, validate
 from claudeops_memory.web import register_web  # noqa: F401  the /memories dashboard page
 
@@ -52,21 +51,20 @@ def register_marker_types(register: Callable[..., None]) -> None:
 def before_session(session: Session) -> None:
     """Decay stale memories first, so the injected block reflects it, then inject the block."""
     settings: MemorySettings = session.config.section(SECTION)
-    result = decay_stale_memories(session.now(), grace_days=settings.grace_days,
-                                  decay_per_week=settings.decay_per_week, min_confidence=settings.min_confidence)
-    if result.deactivated:
-        session.record_event("info", f"staleness decay deactivated {result.deactivated} memories "
+    start = start_memory(settings, session.now())
+    if start.decay.deactivated:
+        session.record_event("info", f"staleness decay deactivated {start.decay.deactivated} memories "
                                      f"(not reinforced for over {settings.grace_days} days)")
-    session.add_prompt_section("memory", build_memory_context(settings.budget_tokens, settings.min_confidence),
-                               MEMORY_ORDER)
+    session.add_prompt_section("memory", start.context.text, MEMORY_ORDER)
 
 
 @hookimpl(trylast=True)
-def judge_memory_relation(existing: str, new: str) -> str:
-    """The offline default judge; any other plugin's answer comes first."""
+def judge_memory_relation(existing: str, new: str, service: str | None) -> str:
+    """The offline default judge; any other plugin's answer comes first.  It is given the service
+    because naming it ("redis snapshots ...") says nothing about which fact a memory states."""
     from claudeops_memory.judge import judge_relation  # rapidfuzz is only imported when a marker arrives
 
-    return judge_relation(existing, new)
+    return judge_relation(existing, new, service)
 
 
 @hookimpl

@@ -16,10 +16,10 @@ from claudeops.app import App
 from claudeops.cli import open_store_or_fail, pass_app
 from claudeops.clock import now_timestamp
 from claudeops_memory import repository
-from claudeops_memory.context import plan_memory_context
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.models import CATEGORIES
 from claudeops_memory.repository import MemoryRecord
+from claudeops_memory.session_start import preview_memory_start
 from claudeops_memory.settings import SECTION, MemorySettings
 
 CATEGORY_HELP = "one of: " + ", ".join(CATEGORIES)
@@ -192,13 +192,14 @@ def rm_command(app: App, memory_ids: tuple[int, ...], yes: bool) -> None:
 @memories_group.command("context")
 @pass_app
 def context_command(app: App) -> None:
-    """Print the memory block a session would get now.
+    """Print the memory block a session starting now would get.
 
-    Exactly what would be appended to the system prompt, without running decay first.
+    Exactly what would be appended to the system prompt: the staleness decay a session applies
+    first is taken into account but not kept (run "decay" for that).
     """
     settings = _settings(app)
     open_store_or_fail(app)
-    plan = plan_memory_context(settings.budget_tokens, settings.min_confidence)
+    plan = preview_memory_start(settings, now_timestamp()).context
     if plan.text:
         click.echo(plan.text)
     else:
