@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from claudeops_memory import repository
-from web_helpers import HX, TOKEN, row_ids
+from web_helpers import BASE_URL, HX, TOKEN, row_ids
 
 from claudeops.sessions import start_session_row
 from claudeops.store import db
@@ -140,6 +140,19 @@ def test_create_memory_without_javascript_redirects_back(client):
     response = client.post("/memories", data={"category": "timing", "observation": "Slow start"},
                            follow_redirects=False)
     assert response.status_code == 303 and response.headers["location"] == "/memories"
+
+
+def test_a_failed_form_without_javascript_leads_back_to_the_form(client):
+    """The error page says nothing was saved and links to the page the form was on (never off-site)."""
+    form = {"category": "timing", "observation": "Slow start", "confidence": "abc"}
+    came_from = client.post("/memories", data=form, headers={"Referer": f"{BASE_URL}/memories?service=x&page=2"})
+    assert came_from.status_code == 400 and "Nothing was saved" in came_from.text
+    assert '<a href="/memories?service=x&amp;page=2">Back to the form</a>' in came_from.text
+    for referer in ({"Referer": "http://evil.example/phish"}, {}):
+        response = client.post("/memories", data=form, headers=referer)
+        assert '<a href="/memories">Back to Memories</a>' in response.text and "evil" not in response.text
+    assert "Nothing was saved" not in client.get("/memories?page=0").text
+    assert repository_list() == []
 
 
 def test_create_memory_without_observation_is_a_400(client):

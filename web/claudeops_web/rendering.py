@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotAuthorizedException, ValidationException
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 API_PREFIX = "/api/"
 VARY = {"Vary": "HX-Request"}
 CHANGED_EVENT_HEADER = "HX-Trigger"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def wants_fragment(request: Request) -> bool:
@@ -74,6 +76,18 @@ def sent_names(request: Request, extra: Any) -> Any:
             else item for item in extra]
 
 
+def referring_page(request: Request) -> str | None:
+    """The local path and query of the page a request came from, when the Referer is this dashboard.
+
+    An error page after a failed form post links back there (filters and page kept); a Referer
+    from another site is never followed.
+    """
+    referer = urlsplit(request.headers.get("referer", ""))
+    if not referer.netloc or referer.netloc != request.headers.get("host") or not referer.path.startswith("/"):
+        return None
+    return urlunsplit(("", "", referer.path, referer.query, ""))
+
+
 def handle_http_exception(request: Request, exc: HTTPException) -> Response[Any]:
     """JSON under ``/api/``; a login redirect for a missing token; an error fragment or page otherwise."""
     status = exc.status_code
@@ -88,8 +102,11 @@ def handle_http_exception(request: Request, exc: HTTPException) -> Response[Any]
         if wants_fragment(request):
             return Response("", status_code=status, headers={"HX-Redirect": location})
         return Redirect(location, status_code=303)
-    return page(request, "web/error.html", "web/partials/error.html",  # type: ignore[arg-type]
-                {"status_code": status, "message": error_message(exc, extra)}, status_code=status)
+    unsaved = request.method not in SAFE_METHODS
+    context = {"status_code": status, "message": error_message(exc, extra), "unsaved": unsaved,
+               "back": referring_page(request) if unsaved else None}
+    return page(request, "web/error.html", "web/partials/error.html", context,  # type: ignore[arg-type]
+                status_code=status)
 
 
 def handle_internal_error(request: Request, exc: Exception) -> Response[Any]:
