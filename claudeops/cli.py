@@ -135,19 +135,23 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
 @pass_app
 def plugins_command(app: App, as_json: bool) -> None:
-    """List loaded plugins, where they come from and the hooks they implement."""
-    infos = describe_plugins(app.pm)
+    """List plugins, where they come from and the hooks they implement; exit 1 if one failed to load.
+
+    A plugin that failed to load is listed with its error (its status is "failed" in the JSON)
+    rather than left out, so neither a reader nor a script mistakes it for not installed.
+    """
+    infos = [*describe_plugins(app.pm), *app.load_report.failed]
     if as_json:
         click.echo(json.dumps([info.__dict__ | {"hooks": list(info.hooks)} for info in infos], indent=2))
-        return
-    for info in infos:
-        version = f" {info.version}" if info.version else ""
-        click.echo(f"{info.name}{version}  [{info.source}]")
-        click.echo(f"    hooks: {', '.join(info.hooks) or '(none)'}")
-    for name in app.load_report.disabled:
-        click.echo(f"{name}  [disabled]")
-    for error in app.load_report.errors:
-        click.echo(f"error: {error}", err=True)
+    else:
+        for info in infos:
+            version = f" {info.version}" if info.version else ""
+            click.echo(f"{info.name}{version}  [{info.source}]")
+            click.echo(f"    FAILED: {info.error}" if info.error else f"    hooks: {', '.join(info.hooks) or '(none)'}")
+        for name in app.load_report.disabled:
+            click.echo(f"{name}  [disabled]")
+    if app.load_report.failed:
+        click.get_current_context().exit(EXIT_FAILED)
 
 
 @click.group("db")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,9 +22,16 @@ from claudeops.store import StoreError, mask_url
 
 @dataclass(frozen=True)
 class Check:
+    """One line of the report; a ``warning`` is shown but, being ``ok``, does not fail doctor.
+
+    Warnings are for settings that do nothing (a misspelt variable or plugin name): harmless to
+    a run, so not a failure, but the reason a setting seems to be ignored.
+    """
+
     name: str
     ok: bool
     detail: str
+    warning: bool = False
 
 
 def find_claude_cli() -> Path | None:
@@ -76,14 +83,25 @@ def run_checks(state: object) -> Iterator[Check]:
         app = state.app
         yield Check("config", True, f"loaded from {app.config.raw.label}")
         yield from _state_and_store_checks(app)
-        errors = app.load_report.errors
-        names = ", ".join(name for name, _ in app.pm.list_name_plugin())
-        yield Check("plugins", not errors, "; ".join(errors) if errors else f"loaded: {names}")
+        yield from _plugin_checks(app)
         yield check_prompts(app.config)
     cli_path = find_claude_cli()
     yield Check("claude cli", cli_path is not None,
                 str(cli_path) if cli_path else "Claude Code CLI not found; reinstall claude-agent-sdk")
     yield check_credentials(os.environ)
+
+
+def _plugin_checks(app: object) -> Iterator[Check]:
+    """A FAIL line per plugin that failed to load, else the loaded ones; then the disable warnings."""
+    from claudeops.app import App
+
+    assert isinstance(app, App)
+    report = app.load_report
+    if report.errors:
+        yield from (Check("plugins", False, error) for error in report.errors)
+    else:
+        yield Check("plugins", True, f"loaded: {', '.join(name for name, _ in app.pm.list_name_plugin())}")
+    yield from (Check("plugins", True, warning, warning=True) for warning in report.warnings)
 
 
 def _state_and_store_checks(app: object) -> Iterator[Check]:
@@ -118,9 +136,8 @@ def doctor_command(ctx: click.Context) -> None:
     """Check config, state dir, database, plugins, tier prompts, the Claude Code CLI and credentials."""
     failed = 0
     for check in run_checks(ctx.obj):
-        mark: Callable[[str], str] = (lambda text: click.style(text, fg="green")) if check.ok else (
-            lambda text: click.style(text, fg="red"))
-        click.echo(f"{mark('ok  ' if check.ok else 'FAIL')} {check.name}: {check.detail}")
+        label, colour = ("warn", "yellow") if check.warning else ("ok  ", "green") if check.ok else ("FAIL", "red")
+        click.echo(f"{click.style(label, fg=colour)} {check.name}: {check.detail}")
         failed += not check.ok
     if failed:
         ctx.exit(1)

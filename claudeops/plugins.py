@@ -3,8 +3,10 @@
 Built-in plugins are ordinary modules with ``@hookimpl`` functions, imported and registered by
 name exactly as a third-party plugin is (datasette, llm and pytest do the same). Third-party
 plugins come from the entry-point group ``claudeops`` and are loaded one at a time, so a broken
-one is reported by name and the rest still load. ``check_pending()`` turns a misspelt hook
-implementation into an error instead of a silently ignored function.
+one is reported by name and the rest still load. A hook implementation no spec declares (a
+misspelt hook) is an error instead of a silently ignored function: a third-party plugin with
+one is reported and left out like one that fails to import, and ``check_pending()`` raises for
+the built-ins, where it is a bug in claudeops.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 import pluggy
 
 from claudeops import hookspecs
+from claudeops.spelling import did_you_mean
 
 log = logging.getLogger(__name__)
 
@@ -42,21 +45,33 @@ class PluginError(Exception):
 
 @dataclass(frozen=True)
 class PluginInfo:
-    """One loaded plugin, as ``claudeops plugins`` lists it."""
+    """One plugin, as ``claudeops plugins`` lists it: loaded, or failed with its one-line error."""
 
     name: str
     source: str
     version: str | None
     hooks: tuple[str, ...]
     builtin: bool
+    status: str = "loaded"
+    error: str | None = None
 
 
 @dataclass
 class LoadReport:
-    """What happened while loading plugins: failures are kept, not raised, for third parties."""
+    """What happened while loading plugins: failures are kept, not raised, for third parties.
 
-    errors: list[str] = field(default_factory=list)
+    ``warnings`` are names in ``plugins.disable`` that match no plugin: a typo there would
+    otherwise leave the plugin running without a word.
+    """
+
+    failed: list[PluginInfo] = field(default_factory=list)
     disabled: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[str]:
+        """The one-line error of each plugin that failed to load."""
+        return [info.error for info in self.failed if info.error is not None]
 
 
 class PluginManager(pluggy.PluginManager):
@@ -82,8 +97,10 @@ def load_plugins(pm: pluggy.PluginManager, disabled: Iterable[str] = (), *, entr
                  builtins: Iterable[str] = DEFAULT_PLUGINS) -> LoadReport:
     """Register the built-ins, then third-party entry points, skipping ``disabled`` names.
 
-    A built-in that fails to import is a bug in claudeops and raises; a third-party one is
-    reported in the returned :class:`LoadReport` and skipped.
+    A built-in that fails to import or implements an unknown hook is a bug in claudeops and
+    raises; a third-party one is reported in the returned :class:`LoadReport` and skipped.
+    Disabled names are checked against every plugin only when entry points are scanned, as
+    only then are all the names a user may disable known.
     """
     report = LoadReport()
     blocked = set(disabled)
@@ -94,13 +111,16 @@ def load_plugins(pm: pluggy.PluginManager, disabled: Iterable[str] = (), *, entr
             continue
         pm.register(importlib.import_module(name), name=name)
     if entry_points:
-        _load_entry_points(pm, blocked, report)
+        found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+        _load_entry_points(pm, found, blocked, report)
+        _warn_unknown_disabled(blocked, {*DEFAULT_PLUGINS, *builtins, *found.names}, report)
     pm.check_pending()
     return report
 
 
-def _load_entry_points(pm: pluggy.PluginManager, blocked: set[str], report: LoadReport) -> None:
-    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+def _load_entry_points(pm: pluggy.PluginManager, found: importlib.metadata.EntryPoints, blocked: set[str],
+                       report: LoadReport) -> None:
+    for entry_point in found:
         if entry_point.name in blocked:
             report.disabled.append(entry_point.name)
             continue
@@ -110,9 +130,11 @@ def _load_entry_points(pm: pluggy.PluginManager, blocked: set[str], report: Load
             plugin = entry_point.load()
             pm.register(plugin, name=entry_point.name)
         except Exception as exc:
-            message = f"plugin {entry_point.name!r} failed to load: {type(exc).__name__}: {exc}"
-            log.error(message)
-            report.errors.append(message)
+            _report_failure(report, entry_point, f"{type(exc).__name__}: {exc}")
+            continue
+        if unknown := _unknown_hooks(pm, plugin):
+            pm.unregister(plugin)
+            _report_failure(report, entry_point, "; ".join(unknown))
             continue
         if entry_point.dist is not None:
             _DISTRIBUTIONS[entry_point.name] = (entry_point.dist.name, entry_point.dist.version)
@@ -120,6 +142,34 @@ def _load_entry_points(pm: pluggy.PluginManager, blocked: set[str], report: Load
 
 _DISTRIBUTIONS: dict[str, tuple[str, str]] = {}
 """Entry-point plugin name → (distribution, version), recorded as they load."""
+
+
+def _unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> list[str]:
+    """What ``check_pending()`` would raise about ``plugin``, one phrase per misspelt hook, with a hint."""
+    callers = [caller for caller in pm.get_hookcallers(plugin) or () if not caller.has_spec()]
+    known = [name for name, caller in vars(pm.hook).items() if not name.startswith("_") and caller.has_spec()]
+    return [f"unknown hook {caller.name!r}{did_you_mean(caller.name, known)}" for caller in callers
+            if any(impl.plugin is plugin and not impl.optionalhook for impl in caller.get_hookimpls())]
+
+
+def _report_failure(report: LoadReport, entry_point: importlib.metadata.EntryPoint, reason: str) -> None:
+    """Log and keep a third-party plugin that is left out, as one line naming it."""
+    message = f"plugin {entry_point.name!r} failed to load: {' '.join(reason.split())}"
+    log.error(message)
+    name, version = (entry_point.dist.name, entry_point.dist.version) if entry_point.dist is not None else (None, None)
+    report.failed.append(PluginInfo(entry_point.name, _entry_point_source(name), version, (), builtin=False,
+                                    status="failed", error=message))
+
+
+def _entry_point_source(distribution: str | None) -> str:
+    return f"entry point ({distribution})" if distribution else "entry point"
+
+
+def _warn_unknown_disabled(blocked: set[str], known: set[str], report: LoadReport) -> None:
+    for name in sorted(blocked - known):
+        message = f"plugins.disable: no plugin is named {name!r}{did_you_mean(name, known)}; nothing disabled"
+        log.warning(message)
+        report.warnings.append(message)
 
 
 def plugin_failure(plugin: str, hook: str, exc: Exception) -> PluginError:
@@ -162,7 +212,7 @@ def describe_plugins(pm: pluggy.PluginManager) -> list[PluginInfo]:
             source, version = "built-in", _builtin_version()
         elif name in _DISTRIBUTIONS:
             distribution, version = _DISTRIBUTIONS[name]
-            source = f"entry point ({distribution})"
+            source = _entry_point_source(distribution)
         else:
             source, version = f"registered ({getattr(plugin, '__name__', type(plugin).__name__)})", None
         infos.append(PluginInfo(name, source, version, hooks, builtin))

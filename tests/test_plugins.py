@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
 import pluggy
 import pytest
+from click.testing import CliRunner, Result
 
 from claudeops import hookimpl
 from claudeops.app import App
+from claudeops.cli import build_cli
 from claudeops.plugins import PluginError, describe_plugins
 
 CORE_ONLY = ("claudeops.environment", "claudeops.escalation")
@@ -86,16 +89,93 @@ def test_disabled_plugin_from_generic_environment_variable(site):
     assert ("plugins.disable", ["good"], "env CLAUDEOPS_PLUGINS_DISABLE", False) in app.config.described()
 
 
-def test_misspelt_hook_implementation_is_an_error(site):
-    install_fake_distribution(site, "claudeops-typo", """
+TYPO_PLUGIN = """
+    from claudeops import hookimpl
+
+    @hookimpl
+    def before_sesion(session):
+        pass
+"""
+TYPO_ERROR = "plugin 'typo' failed to load: unknown hook 'before_sesion' (did you mean before_session?)"
+
+
+def test_plugin_with_a_misspelt_hook_is_reported_by_name_and_left_out_while_others_load(site, caplog):
+    install_fake_distribution(site, "claudeops-typo", TYPO_PLUGIN, "typo")
+    install_fake_distribution(site, "claudeops-good", GOOD_PLUGIN, "good")
+    app = App.load(None, {}, builtins=CORE_ONLY)
+    assert app.load_report.errors == [TYPO_ERROR]
+    assert TYPO_ERROR in caplog.messages
+    assert app.pm.get_plugin("typo") is None
+    assert app.pm.get_plugin("good") is not None
+
+
+def test_misspelt_hook_in_a_plugin_registered_by_claudeops_itself_is_still_an_error():
+    """A built-in (or a test's own plugin object) with an unknown hook is a bug to fix, not a plugin to skip."""
+    class Typo:
+        @hookimpl
+        def after_sesion(self, session):
+            pass
+
+    with pytest.raises(pluggy.PluginValidationError, match="after_sesion"):
+        App.load(None, {}, entry_points=False, builtins=(), extra_plugins=[Typo()])
+
+
+def test_plugin_failing_hook_validation_is_one_line_and_keeps_none_of_its_hooks(site):
+    """pluggy's message spans lines; the report is one, and the hook checked before the bad one never runs."""
+    install_fake_distribution(site, "claudeops-halfway", """
         from claudeops import hookimpl
 
         @hookimpl
-        def befor_session(session):
+        def after_session(session, outcome):
             pass
-    """, "typo")
-    with pytest.raises(pluggy.PluginValidationError, match="befor_session"):
-        App.load(None, {}, builtins=CORE_ONLY)
+
+        @hookimpl
+        def before_session(session, weather):
+            pass
+    """, "halfway")
+    app = App.load(None, {}, builtins=CORE_ONLY)
+    [error] = app.load_report.errors
+    assert error.startswith("plugin 'halfway' failed to load: PluginValidationError: ") and "\n" not in error
+    assert app.pm.get_plugin("halfway") is None
+    assert not app.hook.after_session.get_hookimpls()
+
+
+def invoke(app: App, *args: str) -> Result:
+    return CliRunner().invoke(build_cli(app), list(args), catch_exceptions=False)
+
+
+def test_plugins_lists_a_plugin_that_failed_to_load_with_its_error_and_exits_1(site):
+    install_fake_distribution(site, "claudeops-broken", "raise ImportError('needs libfoo')\n", "broken")
+    app = App.load(None, {}, builtins=CORE_ONLY)
+    listed = invoke(app, "plugins")
+    assert "broken 1.2.3  [entry point (claudeops-broken)]\n" \
+           "    FAILED: plugin 'broken' failed to load: ImportError: needs libfoo\n" in listed.stdout
+    as_json = invoke(app, "plugins", "--json")
+    assert {entry["name"]: entry for entry in json.loads(as_json.stdout)}["broken"] == {
+        "name": "broken", "source": "entry point (claudeops-broken)", "version": "1.2.3", "hooks": [],
+        "builtin": False, "status": "failed", "error": "plugin 'broken' failed to load: ImportError: needs libfoo"}
+    assert (listed.exit_code, as_json.exit_code) == (1, 1)
+    assert listed.stderr == as_json.stderr == ""  # loading logged the failure once; the listing does not repeat it
+
+
+def test_doctor_fails_on_a_plugin_with_a_misspelt_hook(site):
+    install_fake_distribution(site, "claudeops-typo", TYPO_PLUGIN, "typo")
+    result = invoke(App.load(None, {}, builtins=CORE_ONLY), "doctor")
+    assert f"FAIL plugins: {TYPO_ERROR}" in result.stdout.splitlines()
+    assert result.exit_code == 1
+
+
+def test_disabling_a_name_no_plugin_has_is_a_warning(site, caplog):
+    install_fake_distribution(site, "claudeops-good", GOOD_PLUGIN, "good")
+    app = App.load(None, {"CLAUDEOPS_DISABLE_PLUGINS": "nosuchplugin,goood,claudeops_memory"}, builtins=CORE_ONLY)
+    assert app.load_report.warnings == [
+        "plugins.disable: no plugin is named 'goood' (did you mean good?); nothing disabled",
+        "plugins.disable: no plugin is named 'nosuchplugin'; nothing disabled",
+    ]
+    assert app.load_report.warnings == [record.message for record in caplog.records if record.levelname == "WARNING"]
+    assert app.pm.get_plugin("good") is not None
+    doctor = invoke(app, "doctor").stdout.splitlines()
+    assert "warn plugins: plugins.disable: no plugin is named 'nosuchplugin'; nothing disabled" in doctor
 
 
 def test_plugin_raising_in_a_hook_is_a_one_line_error_naming_the_plugin():
