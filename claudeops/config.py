@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import logging
 import os
 import tomllib
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from claudeops.logs import LOG_FORMATS, LOG_LEVELS
+from claudeops.spelling import did_you_mean
+
+log = logging.getLogger(__name__)
 
 ENV_PREFIX = "CLAUDEOPS_"
 CORE_SECTION = ""  # top-level keys of config.toml
@@ -253,6 +257,7 @@ class Config:
     sections: dict[str, Any]
     sources: dict[str, str]
     defaults: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def core(self) -> CoreSettings:
@@ -370,7 +375,26 @@ def build_config(raw: RawConfig, schemas: Mapping[str, Any], environ: Mapping[st
         if not isinstance(file_values, Mapping):
             raise ConfigError(f"{raw.label}: [{name}] must be a table")
         sections[name] = _build_section(name, _fresh(schema), file_values, raw, environ, sources)
-    return Config(raw, sections, sources, {name: _fresh(schema) for name, schema in schemas.items()})
+    warnings = list(_unknown_variables(schemas, environ))
+    for warning in warnings:
+        log.warning("%s", warning)
+    return Config(raw, sections, sources, {name: _fresh(schema) for name, schema in schemas.items()}, warnings)
+
+
+def _unknown_variables(schemas: Mapping[str, Any], environ: Mapping[str, str]) -> Iterator[str]:
+    """A warning for each ``CLAUDEOPS_<SECTION>_…`` variable that sets nothing, so a typo is not silent.
+
+    Not an error, unlike an unknown key in the file: one environment may serve claudeops
+    versions with other settings. Only a declared section's prefix is checked, because other
+    ``CLAUDEOPS_*`` variables (``CLAUDEOPS_CONFIG``, a test suite's own) are not settings.
+    """
+    known = {variable for name, schema in schemas.items() for item in dataclasses.fields(schema)
+             for variable in env_variables(name, item)}
+    for section in sorted(name for name in schemas if name != CORE_SECTION):
+        prefix = env_name(section, "")
+        for variable in sorted(name for name in environ if name.startswith(prefix) and name not in known):
+            hint = did_you_mean(variable, (name for name in known if name.startswith(prefix)), prefix)
+            yield f"environment: {variable} is not a setting of [{section}], ignored{hint}"
 
 
 def _fresh(schema: Any) -> Any:

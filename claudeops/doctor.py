@@ -82,6 +82,7 @@ def run_checks(state: object) -> Iterator[Check]:
     else:
         app = state.app
         yield Check("config", True, f"loaded from {app.config.raw.label}")
+        yield from (Check("config", True, warning, warning=True) for warning in app.config.warnings)
         yield from _state_and_store_checks(app)
         yield from _plugin_checks(app)
         yield check_prompts(app.config)

@@ -140,6 +140,17 @@ def doctor_line(name: str, settings: dict[str, str], tmp_path: Path) -> tuple[in
     return result.exit_code, line
 
 
+def test_doctor_shows_an_unknown_variable_as_a_warning_that_does_not_fail(tmp_path, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    environ = {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s"), "CLAUDEOPS_TIER2_MAX_TURN": "9"}
+    app = App.load(None, environ, entry_points=False, builtins=CORE_ONLY)
+    app.open_store()
+    result = invoke("doctor", app=app)
+    assert result.output.splitlines()[1] == ("warn config: environment: CLAUDEOPS_TIER2_MAX_TURN is not a setting "
+                                             "of [tier2], ignored (did you mean CLAUDEOPS_TIER2_MAX_TURNS?)")
+    assert result.exit_code == 0, result.output
+
+
 def test_doctor_fails_on_a_tier_prompt_that_run_would_refuse(tmp_path):
     assert doctor_line("prompts", {"CLAUDEOPS_TIER2_PROMPT": "nope.md"}, tmp_path) == (
         1, f"FAIL prompts: tier2.prompt: nope.md not found in {shipped_prompts_dir()}")

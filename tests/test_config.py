@@ -165,3 +165,19 @@ def test_sections_of_built_ins_that_are_not_loaded_are_left_alone(tmp_path):
     path = write_config(tmp_path, "[memory]\nbudget_tokens = 100\n[web]\nport = 9000\n")
     app = load(config_path=str(path))  # only the core built-ins: no memory or web plugin
     assert "memory" not in app.config.sections and "web" not in app.config.sections
+
+
+def test_unknown_variable_of_a_section_is_a_logged_warning_with_a_hint(caplog):
+    app = load({"CLAUDEOPS_TIER1_MODLE": "opus", "CLAUDEOPS_PLUGINS_BOGUS": "1", "CLAUDEOPS_CONFIG_NOTE": "x",
+                "CLAUDEOPS_TEST_POSTGRES_URL": "postgresql://db/test", "CLAUDEOPS_MEMORY_BUDGET": "1"})
+    assert app.config.warnings == [
+        "environment: CLAUDEOPS_PLUGINS_BOGUS is not a setting of [plugins], ignored",
+        "environment: CLAUDEOPS_TIER1_MODLE is not a setting of [tier1], ignored (did you mean CLAUDEOPS_TIER1_MODEL?)",
+    ]
+    assert app.config.warnings == [record.message for record in caplog.records if record.levelname == "WARNING"]
+    assert app.config.tier(1).model == "haiku"
+
+
+def test_variables_of_every_setting_and_alias_raise_no_warning():
+    environ = {"CLAUDEOPS_DISABLE_PLUGINS": "x", "CLAUDEOPS_PLUGINS_STRICT": "1", "CLAUDEOPS_TIER3_MAX_BUDGET_USD": "1"}
+    assert load(environ).config.warnings == []
