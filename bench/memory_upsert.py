@@ -105,7 +105,9 @@ def main(count: int) -> int:
                 marker = candidate.parse()
                 assert marker is not None, text
                 result = handle_memory_marker(session, marker)
-                assert result is not None
+                if result is False:  # nothing written: a fact restated within its session
+                    actions["not stored"] += 1
+                    continue
                 actions[result.action] += 1
                 contradicted += len(result.contradicted)
         elapsed = time.perf_counter() - start

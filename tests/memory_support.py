@@ -64,6 +64,14 @@ class LoadedApp:
             else:
                 candidate.marker_type.handler(session, marker)
 
+    def handle(self, session: Session, text: str) -> object:
+        """The memory handler's answer for the one marker in ``text``; ``False`` means nothing was
+        recorded, and the runner then does not count the marker."""
+        [candidate] = self.app.markers.candidates(text)
+        marker = candidate.parse()
+        assert marker is not None, text
+        return candidate.marker_type.handler(session, marker)
+
     def remember(self, observation: str, *, category: str = "timing", service: str | None = None,
                  confidence: float = 0.7, days_ago: float = 0, active: bool | None = None) -> repository.MemoryRecord:
         """Store a memory as if last reinforced ``days_ago`` days before the clock's now."""

@@ -183,10 +183,11 @@ def test_memory_restated_in_the_same_session_is_reinforced_once(memory_app: Load
     existing = memory_app.remember("Takes 60s to start after restart", service="jellyfin", days_ago=3)
     session = memory_app.session()
     memory_app.emit(session, "[MEMORY:timing:jellyfin] Takes about 60 seconds to start after a restart")
-    memory_app.emit(session, "Summary:\n[MEMORY:timing:jellyfin] Takes 60s to start after restart")
+    restated = memory_app.handle(session, "[MEMORY:timing:jellyfin] Takes 60s to start after restart")
 
     [memory] = _memories()
     assert (memory.id, memory.confidence) == (existing.id, 0.8)
+    assert restated is False  # nothing written, so the session does not count it as recorded
 
 
 def test_memory_created_and_restated_in_one_session_stays_at_default_confidence(memory_app: LoadedApp) -> None:

@@ -109,6 +109,19 @@ def test_observation_is_one_trimmed_line(memory_app: LoadedApp) -> None:
     assert _only_memory().observation == "Takes 60s to start"
 
 
+def test_blank_observation_is_warned_about_and_not_counted_as_recorded(memory_app: LoadedApp,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="claudeops_memory"):
+        answer = memory_app.handle(memory_app.session(), "[MEMORY:timing]   ")
+    assert answer is False
+    assert repository.count_memories() == 0
+    assert "ignored a memory marker without an observation" in caplog.text
+
+
+def test_a_stored_marker_is_counted_as_recorded(memory_app: LoadedApp) -> None:
+    assert memory_app.handle(memory_app.session(), "[MEMORY:timing:jellyfin] Takes 60s to start") is not False
+
+
 def test_long_observation_is_cut_with_a_warning(memory_app: LoadedApp, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING):
         memory_app.emit(memory_app.session(), "[MEMORY:behavior:nas] " + "very long observation " * 60)

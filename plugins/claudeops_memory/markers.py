@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Literal
 
 from claudeops.markers import Marker, MarkerType
 from claudeops.session import Session
@@ -83,22 +84,29 @@ def _touched(session: Session) -> set[int]:
     return session.plugin_state.setdefault("claudeops_memory.touched", set())
 
 
-def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | None:
-    """Store one memory marker at once, in its own transaction, and report contradictions."""
+def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Literal[False]:
+    """Store one memory marker at once, in its own transaction, and report contradictions.
+
+    Returns ``False`` when nothing was written, so the session does not count the marker as
+    recorded: an observation that is blank once trimmed (warned about), or a fact this session
+    already recorded or reinforced (``repeated``: restating it is not new evidence).
+    """
     settings: MemorySettings = session.config.section(SECTION)
     category, service, text = marker.groups
     observation = prepare_observation(text or "", settings.max_observation_chars)
     if not observation:
         log.warning("ignored a memory marker without an observation: %s", marker.text)
-        return None
+        return False
     result = record_observation(
         session.hook.judge_memory_relation,
         Observation(category, repository.normalise_service(service), observation, session.id, session.tier,
                     session.now()),
         settings, frozenset(_touched(session)))
-    _touched(session).add(result.memory.id)
     log.info("memory #%d %s: [%s:%s] %s", result.memory.id, result.action, category,
              result.memory.service_label, observation)
+    if result.action == "repeated":
+        return False
+    _touched(session).add(result.memory.id)
     for weakened in result.contradicted:
         state = "" if weakened.active else "; deactivated"
         session.record_event(
