@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .concepts import STOP_WORDS, concept, word_concepts
+from .concepts import STOP_WORDS, content_term, word_concepts
 from .numbers import spell_numbers
 from .polarity import Ordering, is_conditional, modality, negated_positions, orderings
 from .quantities import Quantity, extract_quantities
@@ -21,6 +21,8 @@ CONTEXT_WINDOW = 2
 
 CODE_TERM_PREFIX = "#"
 """Bare numbers (status codes, ports, versions) are topic terms like "#503", never words."""
+AMOUNT_TERM_PREFIX = "<"
+"""An amount stands in a text's term sequence as "<time>", "<size>" ...: a place, not a topic."""
 
 
 def code_term(value: float) -> str:
@@ -32,7 +34,8 @@ def code_term(value: float) -> str:
 class Features:
     """Everything the pair comparison needs from one text, computed once per text: the content
     concepts it asserts and denies, its amounts (with bare numbers as exact "code" amounts), the
-    sign of its requirement statement, its ordering claims, and whether "unless" inverts it."""
+    sign of its requirement statement, its ordering claims, whether "unless" inverts it, and its
+    terms in reading order (for aligning two statements of the same frame, see ``frames``)."""
 
     asserted: frozenset[str]
     negated: frozenset[str]
@@ -40,6 +43,7 @@ class Features:
     modality: int
     orderings: frozenset[Ordering]
     conditional: bool
+    sequence: tuple[str, ...]
 
 
 def _context(tokens: list[Token], index: int) -> frozenset[str]:
@@ -48,9 +52,9 @@ def _context(tokens: list[Token], index: int) -> frozenset[str]:
     for step in (-1, 1):
         position, taken = index + step, 0
         while 0 <= position < len(tokens) and taken < CONTEXT_WINDOW:
-            token = tokens[position]
-            if token.kind == "word" and token.text not in STOP_WORDS:
-                found.add(concept(token.text))
+            term = content_term(tokens[position])
+            if term is not None:
+                found.add(term)
                 taken += 1
             position += step
     return frozenset(found)
@@ -69,6 +73,8 @@ def _concepts(tokens: list[Token], negated: set[int]) -> tuple[set[str], set[str
                 codes.append(Quantity("code", token.value, token.value, context=_context(tokens, index)))
         elif token.kind == "word" and token.text not in STOP_WORDS:
             terms = word_concepts(token.text)
+        elif token.kind == "literal":
+            terms = {token.text}
         else:
             continue
         (denied if index in negated else asserted).update(terms)
@@ -84,6 +90,22 @@ def _with_context(tokens: list[Token], quantities: list[Quantity]) -> list[Quant
     ]
 
 
+def _sequence(tokens: list[Token], quantities: list[Quantity]) -> tuple[str, ...]:
+    """The text's terms in reading order: content concepts, literals, bare numbers as code terms
+    and amounts as "<dimension>" places, so two statements of one frame can be aligned."""
+    sequence: list[str] = []
+    for token in tokens:
+        if token.kind == "quantity":
+            sequence.append(f"{AMOUNT_TERM_PREFIX}{quantities[int(token.value)].dimension}")
+        elif token.kind == "number":
+            sequence.append(code_term(token.value))
+        else:
+            term = content_term(token)
+            if term is not None:
+                sequence.append(term)
+    return tuple(sequence)
+
+
 @lru_cache(maxsize=1024)
 def features(text: str) -> Features:
     """Analyse one text.  Cached because the store compares one new text with many memories."""
@@ -97,4 +119,5 @@ def features(text: str) -> Features:
         modality=modality(tokens, negated),
         orderings=orderings(tokens),
         conditional=is_conditional(tokens),
+        sequence=_sequence(tokens, quantities),
     )

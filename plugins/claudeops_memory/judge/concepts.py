@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .tokens import words
+from .tokens import Token, words
 
 STOP_WORDS: frozenset[str] = words(
     """
@@ -27,6 +27,7 @@ STOP_WORDS: frozenset[str] = words(
     enough fine optional optionally independently independent instead rather able unable not no never
     without nor none nothing neither within under over above below past unless exceed exceeds
     exceeded reach reaches reached beyond couple lot lots other another same both either
+    use uses used using listen listens listened listening
     """
 )
 """Words that carry no topic.  Cue words (negation, modality, comparators) are recognised before
@@ -51,6 +52,7 @@ SYNONYMS: dict[str, str] = {
     "dependency": "depend", "probe": "check", "skip": "ignore", "freed": "free",
     "keep": "retain", "kept": "retain", "retention": "retain", "persist": "retain", "preserve": "retain",
     "survive": "retain", "intact": "retain", "automatically": "automatic", "auto": "automatic",
+    "sluggish": "slow", "laggy": "slow",
     "late": "delay", "latency": "delay", "lag": "delay", "twice": "two", "maintain": "maintenance",
     # recurrence (the period itself is compared as an amount)
     "daily": "period", "nightly": "period", "weekly": "period", "monthly": "period", "hourly": "period",
@@ -126,3 +128,35 @@ def word_concepts(word: str) -> set[str]:
 def weight(term: str) -> float:
     """How much sharing ``term`` says about two texts having the same subject."""
     return GENERIC_WEIGHT if term in _GENERIC_CONCEPTS else 1.0
+
+
+def content_term(token: Token) -> str | None:
+    """The topic term a token contributes: a content word's concept, a literal's own text (a path
+    or address is compared whole), nothing for stop words, numbers and punctuation."""
+    if token.kind == "literal":
+        return token.text
+    if token.kind == "word" and token.text not in STOP_WORDS:
+        return concept(token.text)
+    return None
+
+
+EVENT_OPPOSITES: tuple[tuple[str, str], ...] = (
+    ("start", "stop"), ("start", "shutdown"), ("mount", "unmount"), ("lock", "unlock"), ("load", "unload"),
+    ("upload", "download"), ("read", "write"), ("backup", "restore"), ("install", "uninstall"),
+    ("import", "export"), ("login", "logout"),
+)
+"""Opposite events, as surface words: "takes 60s to start" and "takes 60s to stop" state two
+facts about two events, not one fact and its denial."""
+
+_EVENT_OPPOSITE_CONCEPTS: tuple[tuple[str, str], ...] = tuple((concept(a), concept(b)) for a, b in EVENT_OPPOSITES)
+EVENT_CONCEPTS: frozenset[str] = frozenset(term for pair in _EVENT_OPPOSITE_CONCEPTS for term in pair)
+"""Every concept of an opposite-event pair ("unmount" is an event, not a negated "mount")."""
+
+
+def opposite_events(first: frozenset[str], second: frozenset[str]) -> bool:
+    """Whether one text names an event and the other its opposite, and neither names both."""
+    return any(
+        (one in first and two in second and two not in first and one not in second)
+        or (two in first and one in second and one not in first and two not in second)
+        for one, two in _EVENT_OPPOSITE_CONCEPTS
+    )

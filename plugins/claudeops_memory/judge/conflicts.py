@@ -11,23 +11,26 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .analyse import Features, code_term
-from .concepts import concept
+from .concepts import EVENT_CONCEPTS, concept
 
 ANTONYMS: tuple[tuple[str, str], ...] = (
     ("enable", "disable"), ("online", "offline"), ("work", "fail"), ("fast", "slow"),
     ("increase", "decrease"), ("open", "close"), ("allow", "deny"), ("allow", "block"),
     ("accept", "reject"), ("accept", "refuse"), ("high", "low"), ("present", "missing"),
-    ("include", "exclude"), ("start", "stop"), ("automatic", "manual"), ("unattended", "manual"),
+    ("include", "exclude"), ("automatic", "manual"), ("unattended", "manual"),
     ("local", "public"), ("local", "remote"), ("readonly", "write"), ("readonly", "writable"),
     ("readonly", "readwrite"), ("safe", "fail"), ("safe", "corrupt"), ("green", "red"),
     ("stable", "fail"), ("stable", "drop"), ("reliable", "fail"), ("retain", "lose"),
     ("retain", "reset"), ("retain", "wipe"), ("retain", "drop"),
 )
-"""Pairs of surface words with opposite meaning (stemmed when used)."""
+"""Pairs of surface words with opposite meaning (stemmed when used).  Opposite *events* (start /
+stop) are not among them: "takes 60s to start" and "takes 60s to stop" are two facts, see
+``frames``."""
 
 NEGATING_PREFIXES: tuple[str, ...] = ("un", "in", "non", "dis", "im")
 """Prefixes that negate a word: "unavailable" negates "available" when the other text uses the
-positive word."""
+positive word.  Reversal events ("unmount", "uninstall") are not negations: they are events of
+their own (``concepts.EVENT_OPPOSITES``)."""
 
 _ANTONYM_CONCEPTS: tuple[tuple[str, str], ...] = tuple((concept(a), concept(b)) for a, b in ANTONYMS)
 
@@ -40,6 +43,7 @@ def resolve_prefix_negations(own: Features, other: Features) -> Features:
         for term in own.asserted
         for prefix in NEGATING_PREFIXES
         if term.startswith(prefix) and len(term) - len(prefix) >= 4 and concept(term[len(prefix) :]) in others
+        and term not in EVENT_CONCEPTS
     }
     if not moved:
         return own

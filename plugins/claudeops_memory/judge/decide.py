@@ -1,21 +1,28 @@
-"""The decision rules: reinforce, contradict or distinct, from overlap, polarity and amounts.
+"""The decision rules: reinforce, contradict or distinct, from overlap, polarity, amounts and frames.
 
 Every rule is a threshold on topical overlap, because a conflict or an agreement only means
-something between texts about the same subject: a polarity conflict with some shared subject, or a
-value conflict with clearly the same subject, is a contradiction; otherwise enough overlap is
-reinforcement (less with an anchored matching amount, more when the amounts do not line up);
-anything else is distinct.  The thresholds are on the weighted Dice overlap (0..1) of ``overlap``.
+something between texts about the same subject: a polarity conflict with some shared subject is a
+contradiction; texts about opposite events (start / stop) are distinct, whatever their amounts;
+a value conflict with clearly the same subject is a contradiction; one statement about two different
+things (``frames``) contradicts in a single-valued slot and is distinct otherwise; then enough
+overlap is reinforcement (less with an anchored matching amount, more when the amounts do not
+line up); anything else is distinct.  The thresholds are on the weighted Dice overlap (0..1) of
+``overlap``.  The service's own name is left out first: every memory compared is about it.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache
 from typing import Literal
 
-from .analyse import features
+from .analyse import Features, features
+from .concepts import content_term, opposite_events
 from .conflicts import polarity_conflict, resolve_prefix_negations
+from .frames import find_substitution, is_single_valued
 from .overlap import similarity
 from .quantities import QuantityComparison, compare_quantities
-from .tokens import normalise
+from .tokens import normalise, raw_tokens
 
 Relation = Literal["reinforce", "contradict", "distinct"]
 
@@ -45,7 +52,28 @@ def _reinforce_threshold(values: QuantityComparison) -> float:
     return REINFORCE_FROM
 
 
-def judge_relation(existing: str, new: str) -> Relation:
+@lru_cache(maxsize=256)
+def _service_terms(service: str | None) -> frozenset[str]:
+    """The terms naming the service ("home-assistant" is also "home" and "assistant")."""
+    if not service:
+        return frozenset()
+    spellings = (service, service.replace("-", " ").replace("_", " "))
+    return frozenset(term for text in spellings for token in raw_tokens(text) if (term := content_term(token)))
+
+
+def _without(features_: Features, terms: frozenset[str]) -> Features:
+    """The features without the given terms: naming the service says nothing about the fact."""
+    if not terms & (features_.asserted | features_.negated):
+        return features_
+    return replace(
+        features_,
+        asserted=features_.asserted - terms,
+        negated=features_.negated - terms,
+        sequence=tuple(term for term in features_.sequence if term not in terms),
+    )
+
+
+def judge_relation(existing: str, new: str, service: str | None = None) -> Relation:
     """Decide whether ``new`` reinforces, contradicts, or is distinct from ``existing``.
 
     Both texts are assumed to be about the same service and category (the store only asks about
@@ -53,14 +81,20 @@ def judge_relation(existing: str, new: str) -> Relation:
     """
     if normalise(existing).split() == normalise(new).split():
         return "reinforce"
-    first, second = features(existing), features(new)
+    ignored = _service_terms(service)
+    first, second = _without(features(existing), ignored), _without(features(new), ignored)
     first, second = resolve_prefix_negations(first, second), resolve_prefix_negations(second, first)
     overlap = similarity(first, second)
     values = compare_quantities(first.quantities, second.quantities, overlap)
     if overlap >= POLARITY_CONFLICT_FROM and polarity_conflict(first, second):
         return "contradict"
+    if opposite_events(first.asserted, second.asserted):
+        return "distinct"
     if overlap >= VALUE_CONFLICT_FROM and values.conflict:
         return "contradict"
+    substitution = find_substitution(first.sequence, second.sequence)
+    if substitution is not None:
+        return "contradict" if is_single_valued(substitution, first, second) else "distinct"
     if overlap >= _reinforce_threshold(values):
         return "reinforce"
     return "distinct"

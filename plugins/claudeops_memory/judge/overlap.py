@@ -13,7 +13,7 @@ from math import fsum
 
 from rapidfuzz import fuzz
 
-from .analyse import CODE_TERM_PREFIX, Features
+from .analyse import Features
 from .concepts import weight
 
 FUZZY_WEIGHT = 0.8
@@ -21,8 +21,7 @@ FUZZY_WEIGHT = 0.8
 FUZZY_MIN_RATIO = 85.0
 """``rapidfuzz`` ratio (0..100) from which two concepts count as one word spelled differently."""
 FUZZY_MIN_LENGTH = 5
-"""Shorter concepts and bare numbers ("#200" / "#201") only match exactly: one letter or digit
-changes a short term entirely."""
+"""Shorter concepts only match exactly: one letter changes a short term entirely."""
 
 
 def _topic(features_: Features) -> dict[str, float]:
@@ -30,14 +29,20 @@ def _topic(features_: Features) -> dict[str, float]:
     return {term: weight(term) for term in features_.asserted | features_.negated}
 
 
-def _soft_match(term: str, candidates: dict[str, float]) -> str | None:
+def _spelled(term: str) -> bool:
+    """Whether fuzzy matching applies: words long enough to be misspelled, never numbers or
+    literals ("/srv" is not "/srv/pg", "#200" is not "#201")."""
+    return len(term) >= FUZZY_MIN_LENGTH and term.replace("_", "").isalnum()
+
+
+def soft_match(term: str, candidates: dict[str, float]) -> str | None:
     """The best fuzzy partner of ``term`` ("transcoder" ~ "transcod"), if any is close enough."""
-    if len(term) < FUZZY_MIN_LENGTH or term.startswith(CODE_TERM_PREFIX):
+    if not _spelled(term):
         return None
     best: str | None = None
     best_score = FUZZY_MIN_RATIO
     for candidate in sorted(candidates):
-        if len(candidate) < FUZZY_MIN_LENGTH or candidate.startswith(CODE_TERM_PREFIX):
+        if not _spelled(candidate):
             continue
         prefix = candidate.startswith(term) or term.startswith(candidate)
         score = 100.0 if prefix else fuzz.ratio(term, candidate)
@@ -58,7 +63,7 @@ def similarity(first: Features, second: Features) -> float:
         if term in unmatched:
             shared += term_weight + unmatched.pop(term)
             continue
-        partner = _soft_match(term, unmatched)
+        partner = soft_match(term, unmatched)
         if partner is not None:
             shared += FUZZY_WEIGHT * (term_weight + unmatched.pop(partner))
     return shared / total

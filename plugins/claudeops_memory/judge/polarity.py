@@ -10,7 +10,7 @@ then compares the directions of two texts.
 
 from __future__ import annotations
 
-from .concepts import STOP_WORDS, concept
+from .concepts import STOP_WORDS, content_term
 from .tokens import Token, spells, words
 
 NEGATION_CUES: frozenset[str] = words("not no never without nor none neither nothing")
@@ -232,8 +232,9 @@ def _order_side(tokens: list[Token], index: int, step: int) -> frozenset[str]:
         token = tokens[position]
         if token.kind == "punct" or token.text in ORDER_BOUNDARIES:
             break
-        if token.kind == "word" and token.text not in STOP_WORDS:
-            found.add(concept(token.text))
+        term = content_term(token)
+        if term is not None:
+            found.add(term)
         position += step
     return frozenset(found)
 

@@ -60,6 +60,10 @@ FREQUENCY_WORDS: dict[str, float] = {
 FREQUENCY_INTRODUCERS: frozenset[str] = words("every each per once")
 """Words after which an amount is a period, not a duration: "every week", "once a day"."""
 
+INTERVAL_NOUNS: frozenset[str] = words("interval intervals cadence")
+"""Nouns that make an amount next to them a period: "at a 15 minute interval", "an interval of
+15 minutes" say "every 15 minutes"."""
+
 INSTANT_WORDS: frozenset[str] = words("instantly immediately instant immediate instantaneously")
 """Words meaning "zero time", which conflict with any noticeable delay; so do "right after" and
 "right away"."""
@@ -152,6 +156,17 @@ def _word_quantity(tokens: list[Token], index: int) -> Quantity | None:
     return None
 
 
+def _names_a_period(tokens: list[Token], start: int, end: int) -> bool:
+    """Whether the amount spanning ``tokens[start:end]`` is a period: "every 15 minutes", "a 15
+    minute interval", "an interval of 15 minutes"."""
+    before = [token.text for token in tokens[max(start - 2, 0) : start]]
+    if before[-1:] and before[-1] in FREQUENCY_INTRODUCERS:
+        return True
+    if len(before) == 2 and before[0] in INTERVAL_NOUNS and before[1] == "of":
+        return True
+    return end < len(tokens) and tokens[end].text in INTERVAL_NOUNS
+
+
 def _number_quantity(tokens: list[Token], index: int) -> _Found | None:
     """A number (or vague quantifier) followed by a unit, with the comparator before it."""
     token = tokens[index]
@@ -166,7 +181,7 @@ def _number_quantity(tokens: list[Token], index: int) -> _Found | None:
         bound, (low, high) = None, (vague[0] * factor, vague[1] * factor)
     else:
         low, high = _interval(bound, token.value * factor)
-    if start > 0 and tokens[start - 1].text in FREQUENCY_INTRODUCERS and dimension == "time":
+    if dimension == "time" and _names_a_period(tokens, start, index + 2):
         dimension = "period"
     return _Found(Quantity(dimension, low, high, bound), start, index + 2)
 

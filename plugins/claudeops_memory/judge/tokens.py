@@ -1,7 +1,9 @@
 """Text -> tokens: the normalised token stream every other judge module reads.
 
 Normalising once here (case, contractions, symbols, times of day, "60s" split into a number and a
-unit) lets the feature readers match plain words and never worry about spelling variants.
+unit, "times out" as "timeout") lets the feature readers match plain words and never worry about
+spelling variants.  Paths, addresses and file names stay whole ("literal" tokens): "/api/health" is
+one value, not the words "api" and "health", so a different path reads as a different value.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ class Token:
     times of day, and the index into the extracted quantities for quantity placeholders."""
 
     text: str
-    kind: Literal["word", "number", "clock", "punct", "quantity"]
+    kind: Literal["word", "number", "clock", "punct", "quantity", "literal"]
     value: float = 0.0
 
 
@@ -31,11 +33,25 @@ _CONTRACTIONS: tuple[tuple[str, str], ...] = (
     ("'re", " are"), ("'s", ""), ("--", " ; "), ("~", " about "), ("%", " percent "),
     ("\u2019", "'"), ("\u2014", " ; "), ("\u2013", " ; "), ("\u2248", " about "),
 )
-_TOKEN_RE = re.compile(r"@\d+|\d+(?:\.\d+)?[a-z]*|[a-z][a-z0-9_']*(?:-[a-z0-9_]+)*|[;,.:!?()]")
+_LITERAL_RE = (
+    r"[a-z][a-z0-9+.-]*://[^\s,;()]*[^\s,;().:!?]"  # URL
+    r"|(?<![\w/.])/[a-z0-9_.~/-]*[a-z0-9_~]"  # absolute path
+    r"|\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b"  # IPv4 address, with a port
+    r"|[a-z][a-z0-9.-]*[a-z0-9]:\d{2,5}\b"  # host:port
+    r"|[a-z0-9][a-z0-9_-]*\.(?:db|sqlite3?|conf|cfg|ini|ya?ml|json|toml|log|env|sh|service|timer|socket)\b"  # file
+)
+"""Values written as one unit: a path, URL, address or file name is compared whole."""
+_TOKEN_RE = re.compile(
+    rf"@\d+|(?P<literal>{_LITERAL_RE})|\d+(?:\.\d+)?[a-z]*|[a-z][a-z0-9_']*(?:-[a-z0-9_]+)*|[;,.:!?()]"
+)
 _NUMBER_WITH_SUFFIX_RE = re.compile(r"(\d+(?:\.\d+)?)([a-z]*)")
 _ORDINAL_SUFFIXES: frozenset[str] = words("st nd rd th")
-_CLOCK_RE = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b")
-"""Times of day: "3am", "3 a.m.", "2:30pm", "01:00"."""
+_CLOCK_RE = re.compile(
+    r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|(?<![\d.:])\b(\d{1,2}):(\d{2})\b(?![\d.:])"
+)
+"""Times of day: "3am", "3 a.m.", "2:30pm", "01:00" (not the "5:53" of "10.0.0.5:53")."""
+_TIME_OUT_RE = re.compile(r"\btim(?:e|es|ed|ing) out\b")
+"""The verb "times out" names the same thing as the noun "timeout"."""
 
 
 def _clock_marker(match: re.Match[str]) -> str:
@@ -48,18 +64,22 @@ def _clock_marker(match: re.Match[str]) -> str:
 
 
 def normalise(text: str) -> str:
-    """Lower-case, expand contractions and symbols, and mark times of day."""
+    """Lower-case, expand contractions and symbols, join "times out", and mark times of day."""
     lowered = text.lower()
     for old, new in _CONTRACTIONS:
         lowered = lowered.replace(old, new)
-    return _CLOCK_RE.sub(_clock_marker, lowered)
+    return _CLOCK_RE.sub(_clock_marker, _TIME_OUT_RE.sub("timeout", lowered))
 
 
 def raw_tokens(text: str) -> list[Token]:
-    """Split into words, numbers, times of day and clause punctuation; "60s" becomes a number
-    followed by a unit word."""
+    """Split into words, numbers, times of day, literals and clause punctuation; "60s" becomes a
+    number followed by a unit word."""
     tokens: list[Token] = []
-    for piece in _TOKEN_RE.findall(normalise(text)):
+    for match in _TOKEN_RE.finditer(normalise(text)):
+        piece = match.group()
+        if match.group("literal"):
+            tokens.append(Token(piece, "literal"))
+            continue
         if piece.startswith("@"):
             tokens.append(Token(piece, "clock", float(piece[1:])))
             continue
