@@ -121,3 +121,13 @@ def test_decay_runs_before_the_context_is_built(memory_app: LoadedApp) -> None:
     [section] = [section for section in session.prompt_sections if section.name == "memory"]
     assert "Fresh fact" in section.text
     assert "Stale fact" not in section.text
+
+
+def test_decay_at_session_start_records_how_many_memories_it_deactivated(memory_app: LoadedApp) -> None:
+    memory_app.remember("Stale fact", confidence=0.4, days_ago=44)
+    memory_app.remember("Older fact", days_ago=44)
+    session = memory_app.session()
+    memory_app.app.hook.before_session(session=session)
+
+    assert [(event.level, event.message) for event in session.recorded_events] == [
+        ("info", "staleness decay deactivated 1 memory (not reinforced for over 30 days)")]

@@ -16,6 +16,7 @@ import click
 from claudeops.config import Config
 from claudeops.hookspecs import hookimpl
 from claudeops.session import Session
+from claudeops.wording import counted
 from claudeops_memory.cli import memories_group
 from claudeops_memory.markers import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
@@ -53,7 +54,8 @@ def before_session(session: Session) -> None:
     settings: MemorySettings = session.config.section(SECTION)
     start = start_memory(settings, session.now())
     if start.decay.deactivated:
-        session.record_event("info", f"staleness decay deactivated {start.decay.deactivated} memories "
+        deactivated = counted(start.decay.deactivated, "memory", "memories")
+        session.record_event("info", f"staleness decay deactivated {deactivated} "
                                      f"(not reinforced for over {settings.grace_days} days)")
     session.add_prompt_section("memory", start.context.text, MEMORY_ORDER)
 

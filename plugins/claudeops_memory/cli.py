@@ -15,6 +15,7 @@ import click
 from claudeops.app import App
 from claudeops.cli import open_store_or_fail, pass_app
 from claudeops.clock import now_timestamp
+from claudeops.wording import counted
 from claudeops_memory import repository
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.models import CATEGORIES
@@ -183,10 +184,9 @@ def rm_command(app: App, memory_ids: tuple[int, ...], yes: bool) -> None:
         raise click.ClickException(f"no memory with id {', '.join(map(str, unknown))}; nothing deleted")
     listed = ", ".join(f"#{memory_id}" for memory_id in wanted)
     if not yes:
-        click.confirm(f"Delete {len(wanted)} {'memory' if len(wanted) == 1 else 'memories'} ({listed})?",
-                      abort=True)
+        click.confirm(f"Delete {counted(len(wanted), 'memory', 'memories')} ({listed})?", abort=True)
     deleted = repository.delete_memories(wanted)
-    click.echo(f"deleted {deleted} {'memory' if deleted == 1 else 'memories'} ({listed})")
+    click.echo(f"deleted {counted(deleted, 'memory', 'memories')} ({listed})")
 
 
 @memories_group.command("context")
@@ -219,5 +219,4 @@ def decay_command(app: App) -> None:
     open_store_or_fail(app)
     result = decay_stale_memories(now_timestamp(), grace_days=settings.grace_days,
                                   decay_per_week=settings.decay_per_week, min_confidence=settings.min_confidence)
-    click.echo(f"decayed {result.decayed} {'memory' if result.decayed == 1 else 'memories'} "
-               f"({result.deactivated} deactivated)")
+    click.echo(f"decayed {counted(result.decayed, 'memory', 'memories')} ({result.deactivated} deactivated)")

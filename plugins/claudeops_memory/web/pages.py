@@ -24,6 +24,7 @@ from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 
 from claudeops.store import db
+from claudeops.wording import counted
 from claudeops_memory import repository
 from claudeops_memory.context import plan_memory_context
 from claudeops_memory.repository import CATEGORIES, GENERAL, MemoryRecord
@@ -157,7 +158,7 @@ def delete_memories(ids: Annotated[list[str] | None, QueryParameter()] = None,
     wanted = forms.parse_ids(forms.as_list(ids) + forms.as_list((data or {}).get("ids")))
     with db.connection_context():
         deleted = repository.delete_memories(wanted)
-    return _notice(f"Deleted {deleted} {'memory' if deleted == 1 else 'memories'}.")
+    return _notice(f"Deleted {counted(deleted, 'memory', 'memories')}.")
 
 
 @post("/memories/bulk/confidence", sync_to_thread=True, status_code=200)
@@ -172,7 +173,7 @@ def adjust_memories(web: NamedDependency[WebContext], data: FormData) -> Respons
         raise ValidationException(f"delta must be between -1 and 1, not {raw_delta!r}")
     with db.connection_context():
         changed = repository.adjust_confidence(wanted, delta, min_confidence=_settings(web).min_confidence)
-    return _notice(f"Changed the confidence of {changed} {'memory' if changed == 1 else 'memories'} by {delta:+.2f}.")
+    return _notice(f"Changed the confidence of {counted(changed, 'memory', 'memories')} by {delta:+.2f}.")
 
 
 def _notice(message: str, status_code: int = 200) -> Response[Any]:
