@@ -64,6 +64,15 @@ def test_list_filters_by_service_category_and_state(memory_app: LoadedApp) -> No
     assert ids("--all") == [retired.id, general.id, jellyfin.id]
 
 
+@pytest.mark.parametrize("flags", [("--inactive", "--all"), ("--all", "--inactive")])
+def test_list_refuses_inactive_together_with_all(memory_app: LoadedApp, flags: tuple[str, str]) -> None:
+    """The two are alternatives; taking whichever came last would silently answer another question."""
+    memory_app.remember("Old fact", confidence=0.9, active=False)
+    result = run(memory_app, "list", "--json", *flags)
+    assert result.exit_code == 2
+    assert "Error: --inactive and --all exclude each other: choose one" in result.output
+
+
 def test_list_prints_a_readable_table(memory_app: LoadedApp) -> None:
     memory_app.remember("Takes 60s to start after restart", service="jellyfin", confidence=0.9)
     lines = run(memory_app, "list").output.splitlines()

@@ -100,19 +100,22 @@ def memories_group() -> None:
               help='Only memories about service S; "general" selects memories about no service.')
 @click.option("--category", metavar="C", callback=_check_category,
               help=f"Only memories of category C ({CATEGORY_HELP}).")
-@click.option("--inactive", "state", flag_value="inactive", help="Only inactive memories.")
-@click.option("--all", "state", flag_value="all", help="Active and inactive memories.")
+@click.option("--inactive", "only_inactive", is_flag=True, help="Only inactive memories (not with --all).")
+@click.option("--all", "include_inactive", is_flag=True, help="Active and inactive memories (not with --inactive).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON array of objects with exactly the memories table's columns.")
 @pass_app
-def list_command(app: App, service: str | None, category: str | None, state: str | None, as_json: bool) -> None:
+def list_command(app: App, service: str | None, category: str | None, only_inactive: bool, include_inactive: bool,
+                 as_json: bool) -> None:
     """List memories, most trusted first.
 
-    Only active memories unless --inactive or --all; --json prints the table's columns.
+    Only active memories unless --inactive or --all (one of them); --json prints the table's columns.
     """
+    if only_inactive and include_inactive:
+        raise click.UsageError("--inactive and --all exclude each other: choose one")
     open_store_or_fail(app)
-    memories = repository.list_memories(service=service, category=category, include_inactive=state == "all",
-                                        only_inactive=state == "inactive")
+    memories = repository.list_memories(service=service, category=category, include_inactive=include_inactive,
+                                        only_inactive=only_inactive)
     if as_json:
         click.echo(json.dumps([memory.as_row() for memory in memories], indent=2))
     elif memories:
