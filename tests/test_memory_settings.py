@@ -26,6 +26,11 @@ def test_budget_has_the_spec_environment_variable_and_the_generic_one() -> None:
     assert load(CLAUDEOPS_MEMORY_BUDGET_TOKENS="3000").budget_tokens == 3000
 
 
+def test_the_spec_budget_variable_wins_when_both_are_set() -> None:
+    """As for every alias in the core: the name the spec gives beats the generic one."""
+    assert load(CLAUDEOPS_MEMORY_BUDGET="4000", CLAUDEOPS_MEMORY_BUDGET_TOKENS="3000").budget_tokens == 4000
+
+
 @pytest.mark.parametrize(("variable", "value", "message"), [
     ("CLAUDEOPS_MEMORY_MIN_CONFIDENCE", "1.5", "'memory.min_confidence' must be between 0 and 1, not 1.5"),
     ("CLAUDEOPS_MEMORY_DEFAULT_CONFIDENCE", "0.2",
