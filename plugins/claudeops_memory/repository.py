@@ -185,6 +185,16 @@ def _row(memory_id: int) -> Memory | None:
     return Memory.get_or_none(Memory.id == memory_id) if is_memory_id(memory_id) else None
 
 
+def count_listed_before(memory: MemoryRecord, *, service: str | None = None, category: str | None = None) -> int:
+    """How many memories :func:`list_memories` (these filters, inactive included) lists before ``memory``.
+
+    The dashboard uses it to open the page on which a memory just added appears.
+    """
+    ahead = (Memory.confidence > memory.confidence) | ((Memory.confidence == memory.confidence)
+                                                       & (Memory.id > memory.id))
+    return _filtered(service, category, True, False).where(ahead).count()
+
+
 def get_memory(memory_id: int) -> MemoryRecord | None:
     row = _row(memory_id)
     return None if row is None else _record(row)

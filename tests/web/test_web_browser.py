@@ -158,11 +158,11 @@ def test_add_memory_through_the_form(page):
     form.locator("textarea[name=observation]").fill("Needs manual VACUUM FULL weekly")
     form.locator("input[name=confidence]").fill("0.9")
     form.get_by_role("button", name="Add Memory").click()
-    page.locator("#flash .notice").wait_for()
-    new_row = page.locator("tr", has_text="Needs manual VACUUM FULL weekly")
+    new_row = page.locator("tr.added", has_text="Needs manual VACUUM FULL weekly")  # shown where it sorts
     new_row.wait_for()
     assert "postgres" in new_row.inner_text() and "0.90" in new_row.inner_text() and "operator" in new_row.inner_text()
-    assert form.locator("textarea[name=observation]").input_value() == ""  # the form was reset
+    assert "Added memory #" in page.locator("p.notice").inner_text()
+    assert "service=postgres&category=maintenance" in page.url
     (memory,) = repository_list()
     assert (memory.service, memory.category, memory.confidence, memory.session_id) == ("postgres", "maintenance",
                                                                                       0.9, None)

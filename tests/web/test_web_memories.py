@@ -117,8 +117,9 @@ def test_create_memory_manually(client):
                                               "observation": "Needs manual VACUUM FULL weekly", "confidence": "0.9"},
                            headers=HX)
     assert response.status_code == 201
-    assert response.headers["HX-Trigger"] == "memories-changed"
     (memory,) = repository_list()
+    assert response.headers["HX-Redirect"] == (
+        f"/memories?service=postgres&category=maintenance&page=1&added={memory.id}#memory-{memory.id}")
     assert (memory.category, memory.service, memory.observation, memory.confidence) == (
         "maintenance", "postgres", "Needs manual VACUUM FULL weekly", 0.9)
     assert memory.session_id is None and memory.active
@@ -139,7 +140,29 @@ def test_create_memory_with_empty_service_is_general(client):
 def test_create_memory_without_javascript_redirects_back(client):
     response = client.post("/memories", data={"category": "timing", "observation": "Slow start"},
                            follow_redirects=False)
-    assert response.status_code == 303 and response.headers["location"] == "/memories"
+    (memory,) = repository_list()
+    assert response.status_code == 303
+    assert response.headers["location"] == f"/memories?service=general&category=timing&page=1&added={memory.id}" \
+                                           f"#memory-{memory.id}"
+
+
+def test_a_memory_added_with_low_confidence_is_shown_where_it_sorts(make_dashboard):
+    """Added memory #n must be visible: the answer opens its service and category on its page, highlighted."""
+    _, client = make_dashboard({"CLAUDEOPS_WEB_PAGE_SIZE": "10"})
+    for number in range(25):
+        add(f"trusted {number}", service="jellyfin", category="timing", confidence=0.9)
+    add("other service", service="caddy", category="timing", confidence=0.05)
+    response = client.post("/memories", data={"category": "timing", "service": "jellyfin",
+                                              "observation": "Maybe slow on Mondays", "confidence": "0.1"})
+    memory = next(memory for memory in repository_list() if memory.observation == "Maybe slow on Mondays")
+    assert str(response.url).endswith(f"/memories?service=jellyfin&category=timing&page=3&added={memory.id}"
+                                      f"#memory-{memory.id}")
+    html = response.text
+    assert memory.id in row_ids(html) and "page 3 of 3" in html
+    assert re.search(rf'<tr id="memory-{memory.id}" class="[^"]* added"', html)
+    assert len(re.findall(r'class="[^"]* added"', html)) == 1
+    assert f"Added memory #{memory.id} (jellyfin, timing), highlighted below" in html
+    assert "Added memory" not in client.get("/memories?page=3").text
 
 
 def test_a_failed_form_without_javascript_leads_back_to_the_form(client):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from claudeops_web import OverviewCard, SessionPanel
 from claudeops_web.context import WebContext
@@ -65,14 +66,19 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
                   service: Annotated[str | None, QueryParameter()] = None,
                   category: Annotated[str | None, QueryParameter()] = None,
                   show: Annotated[str | None, QueryParameter()] = None,
-                  page_number: Annotated[int, QueryParameter(name="page", ge=1)] = 1) -> Template:
-    """All memories, filterable by service (``general`` included), category and active state."""
+                  page_number: Annotated[int, QueryParameter(name="page", ge=1)] = 1,
+                  added: Annotated[int | None, QueryParameter()] = None) -> Template:
+    """All memories, filterable by service (``general`` included), category and active state.
+
+    ``added`` names a memory just added through the form: its row is highlighted.
+    """
     chosen = (forms.service_filter(service), forms.category_filter(category), forms.show_filter(show))
     with db.connection_context():
         context = _table_context(web, *chosen, page_number)
         if not wants_fragment(request):
             context["services"] = repository.list_services()
     context["default_confidence"] = _settings(web).default_confidence
+    context["added"] = added
     return page(request, "memories/page.html", "memories/partials/table.html", context)
 
 
@@ -90,9 +96,23 @@ def create_memory(request: HTMXRequest, web: NamedDependency[WebContext], data: 
             service=forms.text_field(data, "service"),
             confidence=settings.default_confidence if confidence is None else confidence,
             session_id=None, min_confidence=settings.min_confidence, max_chars=settings.max_observation_chars)
+        shown_at = _shown_at(web, memory)
     if not request.htmx:
-        return Redirect("/memories", status_code=303)
-    return _notice(f"Added memory #{memory.id} ({memory.service_label}, {memory.category}).", 201)
+        return Redirect(shown_at, status_code=303)
+    return Response("", status_code=201, headers={"HX-Redirect": shown_at}, media_type="text/html")
+
+
+def _shown_at(web: WebContext, memory: MemoryRecord) -> str:
+    """Where a memory just added is visible: its service and category, on the page it sorts to, highlighted.
+
+    The table is sorted by confidence, so a memory added with a low one would otherwise land on
+    a page the operator is not looking at.
+    """
+    service = memory.service or GENERAL
+    before = repository.count_listed_before(memory, service=service, category=memory.category)
+    query = urlencode({"service": service, "category": memory.category,
+                       "page": before // web.settings.page_size + 1, "added": memory.id})
+    return f"/memories?{query}#memory-{memory.id}"
 
 
 def _row(web: WebContext, memory: MemoryRecord, editing: bool = False) -> Template:
@@ -176,9 +196,9 @@ def adjust_memories(web: NamedDependency[WebContext], data: FormData) -> Respons
     return _notice(f"Changed the confidence of {counted(changed, 'memory', 'memories')} by {delta:+.2f}.")
 
 
-def _notice(message: str, status_code: int = 200) -> Response[Any]:
+def _notice(message: str) -> Response[Any]:
     """A message for the page's status area, plus the event that refreshes the table."""
-    return Template("memories/partials/notice.html", context={"message": message}, status_code=status_code,
+    return Template("memories/partials/notice.html", context={"message": message},
                     headers={CHANGED_EVENT_HEADER: CHANGED})
 
 
