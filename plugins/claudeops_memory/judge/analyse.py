@@ -10,9 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .concepts import STOP_WORDS, content_term, word_concepts
+from .concepts import STOP_WORDS, concept, content_term, word_concepts
 from .numbers import spell_numbers
-from .polarity import Ordering, is_conditional, modality, negated_positions, orderings
+from .polarity import (
+    Ordering,
+    condition_positions,
+    denies_a_fix,
+    is_conditional,
+    modality,
+    negated_positions,
+    orderings,
+)
 from .quantities import Quantity, extract_quantities
 from .tokens import Token, raw_tokens
 
@@ -21,6 +29,8 @@ CONTEXT_WINDOW = 2
 
 CODE_TERM_PREFIX = "#"
 """Bare numbers (status codes, ports, versions) are topic terms like "#503", never words."""
+FIX = concept("fix")
+"""The concept a persisting problem denies ("stalls persist after a restart": it does not fix them)."""
 AMOUNT_TERM_PREFIX = "<"
 """An amount stands in a text's term sequence as "<time>", "<size>" ...: a place, not a topic."""
 
@@ -34,7 +44,8 @@ def code_term(value: float) -> str:
 class Features:
     """Everything the pair comparison needs from one text, computed once per text: the content
     concepts it asserts and denies, its amounts (with bare numbers as exact "code" amounts), the
-    sign of its requirement statement, its ordering claims, whether "unless" inverts it, and its
+    sign of its requirement statement, its ordering claims, whether "unless" inverts it, the
+    terms it uses inside condition clauses (which describe circumstances, not claims), and its
     terms in reading order (for aligning two statements of the same frame, see ``frames``)."""
 
     asserted: frozenset[str]
@@ -43,6 +54,7 @@ class Features:
     modality: int
     orderings: frozenset[Ordering]
     conditional: bool
+    conditioned: frozenset[str]
     sequence: tuple[str, ...]
 
 
@@ -90,6 +102,11 @@ def _with_context(tokens: list[Token], quantities: list[Quantity]) -> list[Quant
     ]
 
 
+def _terms_at(tokens: list[Token], positions: set[int]) -> frozenset[str]:
+    """The content terms of the tokens at ``positions``."""
+    return frozenset(term for index in positions if (term := content_term(tokens[index])) is not None)
+
+
 def _sequence(tokens: list[Token], quantities: list[Quantity]) -> tuple[str, ...]:
     """The text's terms in reading order: content concepts, literals, bare numbers as code terms
     and amounts as "<dimension>" places, so two statements of one frame can be aligned."""
@@ -112,6 +129,8 @@ def features(text: str) -> Features:
     tokens, quantities = extract_quantities(spell_numbers(raw_tokens(text)))
     negated = negated_positions(tokens)
     asserted, denied, codes = _concepts(tokens, negated)
+    if denies_a_fix(tokens):
+        denied.add(FIX)
     return Features(
         asserted=frozenset(asserted - denied),
         negated=frozenset(denied),
@@ -119,5 +138,6 @@ def features(text: str) -> Features:
         modality=modality(tokens, negated),
         orderings=orderings(tokens),
         conditional=is_conditional(tokens),
+        conditioned=_terms_at(tokens, condition_positions(tokens)),
         sequence=_sequence(tokens, quantities),
     )

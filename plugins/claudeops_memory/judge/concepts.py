@@ -40,6 +40,8 @@ SYNONYMS: dict[str, str] = {
     "db": "database", "repo": "repository", "cert": "certificate", "tls": "ssl", "conf": "config",
     "configuration": "config", "internal": "local", "lan": "local", "private": "local",
     "external": "public", "internet": "public", "wan": "public",
+    "interface": "ui", "gui": "ui", "frontend": "ui",
+    "max": "limit", "maximum": "limit", "cap": "limit", "ceiling": "limit", "quota": "limit",
     # outcomes
     "clear": "fix", "resolve": "fix", "solve": "fix", "repair": "fix", "cure": "fix", "help": "fix",
     "failure": "fail", "error": "fail", "crash": "fail", "break": "fail", "broken": "fail",
@@ -87,17 +89,20 @@ _KEEP_ENDINGS: tuple[str, ...] = ("ss", "eed", "us")
 
 @lru_cache(maxsize=4096)
 def stem(word: str) -> str:
-    """Strip common inflections so restarts / restarting / restarted all read "restart"."""
+    """Strip common inflections so restarts / restarting / restarted all read "restart", and
+    retry / retries / retried all read "retri"."""
     for suffixes in _SUFFIX_PASSES:
         for suffix, minimum in suffixes:
             if word.endswith(suffix) and len(word) - len(suffix) >= minimum:
                 if not word.endswith(_KEEP_ENDINGS):
-                    word = word[: -len(suffix)] + ("y" if suffix in {"ies", "ied"} else "")
+                    word = word[: -len(suffix)] + ("i" if suffix in {"ies", "ied"} else "")
                 break
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
         word = word[:-1]
     if len(word) > 3 and word.endswith("e"):
         word = word[:-1]
+    if len(word) > 3 and word.endswith("y"):  # library / libraries, movie / movies: one stem
+        word = word[:-1] + "i"
     return word
 
 

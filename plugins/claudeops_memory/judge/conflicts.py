@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .analyse import Features, code_term
-from .concepts import EVENT_CONCEPTS, concept
+from .concepts import EVENT_CONCEPTS, GENERIC_WEIGHT, concept, weight
 
 ANTONYMS: tuple[tuple[str, str], ...] = (
     ("enable", "disable"), ("online", "offline"), ("work", "fail"), ("fast", "slow"),
@@ -36,7 +36,9 @@ _ANTONYM_CONCEPTS: tuple[tuple[str, str], ...] = tuple((concept(a), concept(b)) 
 
 
 def resolve_prefix_negations(own: Features, other: Features) -> Features:
-    """Read "unavailable" as negated "available" when the other text says "available"."""
+    """Read "unavailable" as negated "available" when the other text says "available": the same
+    topic, the other way.  Inside a condition it stays a circumstance ("when it is unreachable"),
+    so the base word is marked conditioned too."""
     others = other.asserted | other.negated
     moved = {
         term: concept(term[len(prefix) :])
@@ -47,7 +49,13 @@ def resolve_prefix_negations(own: Features, other: Features) -> Features:
     }
     if not moved:
         return own
-    return replace(own, asserted=own.asserted - moved.keys(), negated=own.negated | set(moved.values()))
+    return replace(
+        own,
+        asserted=own.asserted - moved.keys(),
+        negated=own.negated | set(moved.values()),
+        conditioned=own.conditioned | {base for term, base in moved.items() if term in own.conditioned},
+        sequence=tuple(moved.get(term, term) for term in own.sequence),
+    )
 
 
 def _code_terms(features_: Features) -> set[str]:
@@ -56,10 +64,11 @@ def _code_terms(features_: Features) -> set[str]:
 
 
 def _negation_conflict(first: Features, second: Features) -> bool:
-    """A concept asserted by one text and denied by the other ("fixes" / "does not fix")."""
-    first_claims = first.asserted | _code_terms(first)
-    second_claims = second.asserted | _code_terms(second)
-    return bool(first_claims & second.negated or second_claims & first.negated)
+    """A concept asserted by one text and denied by the other ("fixes" / "does not fix"); a denial
+    inside a condition ("if no traffic flows") describes the circumstances and does not count."""
+    first_claims, first_denials = first.asserted | _code_terms(first), first.negated - first.conditioned
+    second_claims, second_denials = second.asserted | _code_terms(second), second.negated - second.conditioned
+    return bool(first_claims & second_denials or second_claims & first_denials)
 
 
 def _antonym_conflict(first: Features, second: Features) -> bool:
@@ -72,11 +81,21 @@ def _antonym_conflict(first: Features, second: Features) -> bool:
     return False
 
 
+def _different_events(one: frozenset[str], two: frozenset[str]) -> bool:
+    """Whether two ordered events are different things: each names something specific the other
+    does not ("run gitea doctor" / "run gitea dump")."""
+    return any(weight(term) > GENERIC_WEIGHT for term in one - two) and any(
+        weight(term) > GENERIC_WEIGHT for term in two - one
+    )
+
+
 def _ordering_conflict(first: Features, second: Features) -> bool:
     """One text puts A before B and the other B before A ("mount the share before starting" /
-    "can start before the share is mounted")."""
+    "can start before the share is mounted"); "doctor after the upgrade" and "dump before the
+    upgrade" order two different events and do not conflict."""
     return any(
         early & other_late and late & other_early
+        and not _different_events(early, other_late) and not _different_events(late, other_early)
         for early, late in first.orderings
         for other_early, other_late in second.orderings
     )

@@ -3,8 +3,10 @@
 Every rule is a threshold on topical overlap, because a conflict or an agreement only means
 something between texts about the same subject: a polarity conflict with some shared subject is a
 contradiction; texts about opposite events (start / stop) are distinct, whatever their amounts;
-a value conflict with clearly the same subject is a contradiction; one statement about two different
-things (``frames``) contradicts in a single-valued slot and is distinct otherwise; then enough
+two subjects in one statement ("the NAS takes 4 minutes" / "the router takes 2 minutes") are
+distinct, whatever their amounts; a value conflict with clearly the same subject is a
+contradiction; one statement about two different things (``frames``) contradicts in a
+single-valued slot and is distinct otherwise; then enough
 overlap is reinforcement (less with an anchored matching amount, more when the amounts do not
 line up); anything else is distinct.  The thresholds are on the weighted Dice overlap (0..1) of
 ``overlap``.  The service's own name is left out first: every memory compared is about it.
@@ -90,11 +92,14 @@ def judge_relation(existing: str, new: str, service: str | None = None) -> Relat
         return "contradict"
     if opposite_events(first.asserted, second.asserted):
         return "distinct"
+    substitution = find_substitution(first.sequence, second.sequence)
+    single_valued = substitution is not None and is_single_valued(substitution, first, second)
+    if substitution is not None and substitution.of_subject and not single_valued:
+        return "distinct"
     if overlap >= VALUE_CONFLICT_FROM and values.conflict:
         return "contradict"
-    substitution = find_substitution(first.sequence, second.sequence)
     if substitution is not None:
-        return "contradict" if is_single_valued(substitution, first, second) else "distinct"
+        return "contradict" if single_valued else "distinct"
     if overlap >= _reinforce_threshold(values):
         return "reinforce"
     return "distinct"

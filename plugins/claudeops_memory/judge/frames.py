@@ -23,8 +23,8 @@ from .overlap import soft_match
 from .tokens import words
 
 MAX_SPAN = 3
-"""Terms a substituted stretch may have on each side; a longer one is a different sentence, not
-a different object in the same sentence."""
+"""Terms a substituted stretch may have on each side, unless the shared frame has more; a longer
+one is a different sentence, not a different object in the same sentence."""
 MIN_FRAME_WEIGHT = 1.0
 """Weight of the shared frame: one specific term ("depend") or two generic ones ("restart ... fix")."""
 
@@ -41,12 +41,14 @@ contradicts ("health endpoint is /health" / "health endpoint is /api/health").""
 
 @dataclass(frozen=True, slots=True)
 class Substitution:
-    """The one stretch where two aligned texts differ: each side's terms there, and the shared
-    terms right around it (which name the slot)."""
+    """The one stretch where two aligned texts differ: each side's terms there, the shared terms
+    right around it (which name the slot), and whether it opens both texts (their subject: "the
+    NAS takes 4 minutes" / "the router takes 2 minutes" are about two things)."""
 
     first: tuple[str, ...]
     second: tuple[str, ...]
     neighbours: frozenset[str]
+    of_subject: bool
 
 
 def _is_place(term: str) -> bool:
@@ -55,11 +57,13 @@ def _is_place(term: str) -> bool:
 
 
 def _novel(own: tuple[str, ...], other: tuple[str, ...]) -> set[str]:
-    """Terms of ``own`` that the other text lacks, even spelled differently ("transcoder")."""
-    others = {term: weight(term) for term in other}
+    """Terms of ``own`` that the other text lacks, even spelled differently ("transcoder" is not
+    new next to "transcoding").  Only the other text's own unshared terms can be such a spelling:
+    "nxdomain" is new next to "domain" when both texts say "domain"."""
+    unshared = {term: weight(term) for term in other if term not in own}
     return {
         term for term in own
-        if term not in others and not _is_place(term) and soft_match(term, others) is None
+        if term not in other and not _is_place(term) and soft_match(term, unshared) is None
     }
 
 
@@ -79,28 +83,29 @@ def _stray(novel: set[str], stretch: tuple[str, ...]) -> bool:
 def find_substitution(first: tuple[str, ...], second: tuple[str, ...]) -> Substitution | None:
     """The substitution between two term sequences, if they are one frame with one thing
     swapped: exactly one differing stretch names new things on both sides (words only one text
-    adds, or generic rewording, are not a swap), no specific new term lies outside it, it is
-    anchored by a shared word, and the shared frame carries weight."""
+    adds, or generic rewording, are not a swap), no specific new term lies outside it, it opens
+    both texts or is anchored by a shared word (an amount alone is no anchor: "drops daily and
+    reconnects by itself" / "... and comes back automatically"), and the shared frame carries
+    weight."""
     novel_first, novel_second = _novel(first, second), _novel(second, first)
     if not novel_first or not novel_second:
         return None
     found: list[Substitution] = []
-    frame = 0.0
+    frame: list[str] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, first, second, autojunk=False).get_opcodes():
         if tag == "equal":
-            frame += fsum(weight(term) for term in first[i1:i2] if not _is_place(term))
+            frame.extend(term for term in first[i1:i2] if not _is_place(term))
         elif _substantive(novel_first.intersection(first[i1:i2]), novel_second.intersection(second[j1:j2])):
             around = {*first[max(i1 - 1, 0) : i1], *first[i2 : i2 + 1], *second[max(j1 - 1, 0) : j1],
                       *second[j2 : j2 + 1]}
-            found.append(Substitution(first[i1:i2], second[j1:j2], frozenset(around)))
-    if len(found) != 1 or frame < MIN_FRAME_WEIGHT:
+            found.append(Substitution(first[i1:i2], second[j1:j2], frozenset(around), i1 == j1 == 0))
+    if len(found) != 1 or fsum(weight(term) for term in frame) < MIN_FRAME_WEIGHT:
         return None
     swap = found[0]
-    if max(len(swap.first), len(swap.second)) > MAX_SPAN or _stray(novel_first, swap.first):
+    if max(len(swap.first), len(swap.second)) > max(MAX_SPAN, len(frame)) or _stray(novel_first, swap.first):
         return None
-    if _stray(novel_second, swap.second) or all(_is_place(term) for term in swap.neighbours):
-        return None
-    return swap
+    anchored = swap.of_subject or not all(_is_place(term) for term in swap.neighbours)
+    return swap if anchored and not _stray(novel_second, swap.second) else None
 
 
 def _is_value(term: str) -> bool:

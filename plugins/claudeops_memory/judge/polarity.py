@@ -44,8 +44,11 @@ PROHIBITION_RELEASERS: frozenset[str] = words("before until till")
 wait, not a negated fact."""
 
 IMPERATIVE_NEGATIONS: tuple[tuple[str, ...], ...] = (("do", "not"), ("never",))
-"""Clause-initial prohibitions; only these can be released by "before"/"until", because
-"it does not reconnect until restarted" is still a negated fact."""
+"""Clause-initial prohibitions, which "before" releases too ("do not check it before that")."""
+
+WAIT_RELEASERS: frozenset[str] = words("until till")
+"""Words that turn any negation into a requirement: "won't start until postgres accepts
+connections" means "needs postgres to accept connections before starting", not "never starts"."""
 
 ORDER_WINDOW = 3
 """Content words on each side of "before"/"after" that name the two ordered events."""
@@ -80,6 +83,15 @@ FAILURE_CUES: frozenset[str] = words(
     " breaks broken"
 )
 """A dispensable cue next to a failure ("fails without mosquitto") flips back to a requirement."""
+
+PERSISTENCE_CUES: frozenset[str] = words(
+    "persist persists persisted persisting remain remains remained continue continues continued recur recurs"
+    " recurred"
+)
+"""A problem that persists *after* a remedy was not fixed by it."""
+
+PERSISTENCE_RELEASERS: frozenset[str] = words("after despite")
+"""Words that, after a persistence cue in the same clause, name the remedy that did not work."""
 
 Ordering = tuple[frozenset[str], frozenset[str]]
 """(earlier, later) concepts of an ordering claim."""
@@ -144,9 +156,16 @@ def _next_scope_breaker(tokens: list[Token], index: int) -> int:
     return index
 
 
+def _waits_until(tokens: list[Token], index: int) -> bool:
+    """Whether the negation cue at ``index`` is a wait: "not ... until" in one clause."""
+    return bool(WAIT_RELEASERS.intersection(_clause_of(tokens, index)[len(_clause_before(tokens, index)) :]))
+
+
 def _is_releasable_prohibition(tokens: list[Token], index: int) -> bool:
-    """Whether the cue at ``index`` opens an imperative like "do not check it before that", which
-    means "wait, then check" rather than "checking is wrong"."""
+    """Whether the cue at ``index`` opens a wait rather than a negated fact: "not ... until"
+    anywhere, or an imperative like "do not check it before that" ("wait, then check")."""
+    if _waits_until(tokens, index):
+        return True
     for phrase in IMPERATIVE_NEGATIONS:
         start = index + 1 - len(phrase)
         if not spells(tokens, start, phrase):
@@ -208,7 +227,8 @@ def _dispensable_vote(tokens: list[Token], index: int) -> int:
 
 
 def modality(tokens: list[Token], negated: set[int]) -> int:
-    """Sign of the requirement statement: +1 required, -1 dispensable, 0 neither or mixed."""
+    """Sign of the requirement statement: +1 required ("needs", "won't ... until"), -1 dispensable,
+    0 neither or mixed."""
     votes = 0
     for index, token in enumerate(tokens):
         if token.text in REQUIREMENT_CUES:
@@ -217,6 +237,8 @@ def modality(tokens: list[Token], negated: set[int]) -> int:
             votes += 1
         elif token.text in DISPENSABLE_CUES:
             votes += _dispensable_vote(tokens, index)
+        elif token.text in NEGATION_CUES and _waits_until(tokens, index):
+            votes += 1
     return (votes > 0) - (votes < 0)
 
 
@@ -249,3 +271,27 @@ def orderings(tokens: list[Token]) -> frozenset[Ordering]:
         if left and right:
             found.add((right, left) if token.text == "after" else (left, right))
     return frozenset(found)
+
+
+def denies_a_fix(tokens: list[Token]) -> bool:
+    """Whether the text says a problem persists after a remedy ("failures persist after
+    restarting"), which denies that the remedy fixes it."""
+    return any(
+        token.text in PERSISTENCE_CUES
+        and PERSISTENCE_RELEASERS.intersection(_clause_of(tokens, index)[len(_clause_before(tokens, index)) :])
+        for index, token in enumerate(tokens)
+    )
+
+
+def condition_positions(tokens: list[Token]) -> set[int]:
+    """Positions inside a condition clause ("if no traffic flows", "when the upstream is
+    unreachable"): from the condition word to the end of its clause.  What is negated there
+    describes the circumstances, not the claim."""
+    positions: set[int] = set()
+    for index, token in enumerate(tokens):
+        if token.text in CONDITIONS and token.text != "unless":
+            end = index
+            while end < len(tokens) and tokens[end].kind != "punct":
+                end += 1
+            positions.update(range(index, end))
+    return positions

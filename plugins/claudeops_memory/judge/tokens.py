@@ -84,9 +84,13 @@ def raw_tokens(text: str) -> list[Token]:
             tokens.append(Token(piece, "clock", float(piece[1:])))
             continue
         number = _NUMBER_WITH_SUFFIX_RE.fullmatch(piece)
+        if number is None and not piece[0].isalpha():
+            tokens.append(Token(piece, "punct"))
+            continue
         if number is None:
-            kind: Literal["word", "punct"] = "word" if piece[0].isalpha() else "punct"
-            tokens.append(Token(piece.replace("-", "").replace("'", ""), kind))
+            # a setting name is its words: "max_connections" says "max connections"
+            word = piece.replace("-", "").replace("'", "")
+            tokens.extend(Token(part, "word") for part in word.split("_") if part)
             continue
         digits, suffix = number.groups()
         if suffix in _ORDINAL_SUFFIXES:
