@@ -1,10 +1,13 @@
-"""Score the default memory relation judge on a labelled JSONL file and time its decisions.
+"""Score the default memory relation judge on labelled JSONL files and time its decisions.
 
-Usage: ``python bench/judge_confusion.py [FILE]`` (default ``tests/data/memory-relations-dev.jsonl``).
-Each line of FILE is an object with ``existing``, ``new`` and ``relation`` (one of reinforce,
-contradict, distinct).  The script prints the accuracy, a confusion table (rows = expected,
-columns = predicted), every misclassified pair and the per-pair decision time, and exits 0: it
-is a report for tuning the judge, not a gate (the gate is ``tests/test_memory_judge.py``).
+Usage: ``python bench/judge_confusion.py [FILE ...]`` (default: ``tests/data/memory-relations-dev.jsonl``
+and ``tests/data/memory-relations-heldout.jsonl``).  Each line of a FILE is an object with
+``existing``, ``new``, ``relation`` (one of reinforce, contradict, distinct) and optionally
+``service`` (passed to the judge, as the store does).  For each file the script prints the
+accuracy, a confusion table (rows = expected, columns = predicted) and every misclassified pair;
+for the held-out file also the accuracy of its tuning block and of its held-out block (see
+``tests/data/README.md``).  Then the per-pair decision time over all files.  It exits 0: it is a
+report for tuning the judge, not a gate (the gates are in ``tests/test_memory_judge.py``).
 
 Timing: after one warm-up pass over the file (the judge's vocabulary caches fill once per
 process), each pair is judged ``REPETITIONS`` times with ``time.perf_counter``.  "Cold" clears the
@@ -30,7 +33,13 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 JUDGE_PACKAGE = REPO / "plugins" / "claudeops_memory" / "judge"
-DEFAULT_FILE = REPO / "tests" / "data" / "memory-relations-dev.jsonl"
+DEV_FILE = REPO / "tests" / "data" / "memory-relations-dev.jsonl"
+HELDOUT_FILE = REPO / "tests" / "data" / "memory-relations-heldout.jsonl"
+BLOCKS: dict[str, tuple[tuple[str, int, int], ...]] = {
+    HELDOUT_FILE.name: (("tuning block, lines 1-96", 0, 96), ("held-out block, lines 97-144", 96, 144)),
+}
+"""Line ranges of a file reported on their own: the held-out file's pairs the judge was tuned on,
+and those it never was, whose score is the honest one."""
 LABELS = ("reinforce", "contradict", "distinct")
 REPETITIONS = 300
 
@@ -86,24 +95,23 @@ def _time_pair(judge: ModuleType, pair: dict[str, Any], cold: bool) -> list[floa
         if cold:
             judge.features.cache_clear()
         start = time.perf_counter()
-        judge.judge_relation(pair["existing"], pair["new"])
+        judge.judge_relation(pair["existing"], pair["new"], pair.get("service"))
         samples.append((time.perf_counter() - start) * 1000.0)
     return samples
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT_FILE, help="labelled JSONL pairs")
-    args = parser.parse_args()
-
-    judge = load_judge()
-    pairs = read_pairs(args.file)
+def report(judge: ModuleType, path: Path, pairs: list[dict[str, Any]]) -> None:
+    """Accuracy, confusion table, block accuracies and misclassified pairs of one file."""
     expected = [pair["relation"] for pair in pairs]
-    predicted = [judge.judge_relation(pair["existing"], pair["new"]) for pair in pairs]
-    correct = sum(e == p for e, p in zip(expected, predicted, strict=True))
+    predicted = [judge.judge_relation(pair["existing"], pair["new"], pair.get("service")) for pair in pairs]
+    correct = [e == p for e, p in zip(expected, predicted, strict=True)]
 
-    print(f"file: {args.file}")
-    print(f"accuracy: {correct}/{len(pairs)} = {correct / max(len(pairs), 1):.1%}\n")
+    print(f"file: {path}")
+    print(f"accuracy: {sum(correct)}/{len(pairs)} = {sum(correct) / max(len(pairs), 1):.1%}")
+    for label, start, end in BLOCKS.get(path.name, ()):
+        block = correct[start:end]
+        print(f"  {label}: {sum(block)}/{len(block)} = {sum(block) / max(len(block), 1):.1%}")
+    print()
     print_confusion(expected, predicted)
 
     misses = [(pair, p) for pair, p in zip(pairs, predicted, strict=True) if p != pair["relation"]]
@@ -111,11 +119,25 @@ def main() -> int:
     for pair, p in misses:
         print(f"  expected {pair['relation']}, predicted {p}\n    existing: {pair['existing']}\n"
               f"    new:      {pair['new']}")
+    print()
 
-    print(f"\ndecision time per pair ({REPETITIONS} repetitions each, time.perf_counter;"
-          " the scoring pass above was the warm-up):")
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path, default=[DEV_FILE, HELDOUT_FILE], help="labelled JSONL pairs")
+    args = parser.parse_args()
+
+    judge = load_judge()
+    every_pair: list[dict[str, Any]] = []
+    for path in args.files:
+        pairs = read_pairs(path)
+        report(judge, path, pairs)
+        every_pair.extend(pairs)
+
+    print(f"decision time per pair over {len(every_pair)} pairs ({REPETITIONS} repetitions each, time.perf_counter;"
+          " the scoring passes above were the warm-up):")
     for label, cold in (("cold (feature cache cleared)", True), ("warm (feature cache hit)", False)):
-        medians, slowest = time_pairs(judge, pairs, cold)
+        medians, slowest = time_pairs(judge, every_pair, cold)
         print(f"  {label:30} median {statistics.median(medians):.3f} ms, max {max(medians):.3f} ms "
               f"(slowest single call {slowest:.3f} ms)")
     return 0
