@@ -32,7 +32,7 @@ CODE_TERM_PREFIX = "#"
 FIX = concept("fix")
 """The concept a persisting problem denies ("stalls persist after a restart": it does not fix them)."""
 AMOUNT_TERM_PREFIX = "<"
-"""An amount stands in a text's term sequence as "<time>", "<size>" ...: a place, not a topic."""
+"""An amount stands in a text's term sequence as "<time", "<size" ...: a place, not a topic."""
 
 
 def code_term(value: float) -> str:
@@ -109,7 +109,7 @@ def _terms_at(tokens: list[Token], positions: set[int]) -> frozenset[str]:
 
 def _sequence(tokens: list[Token], quantities: list[Quantity]) -> tuple[str, ...]:
     """The text's terms in reading order: content concepts, literals, bare numbers as code terms
-    and amounts as "<dimension>" places, so two statements of one frame can be aligned."""
+    and amounts as "<dimension" places, so two statements of one frame can be aligned."""
     sequence: list[str] = []
     for token in tokens:
         if token.kind == "quantity":

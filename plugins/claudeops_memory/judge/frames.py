@@ -39,6 +39,7 @@ SINGLE_VALUED_SLOTS: frozenset[str] = frozenset(
 """Attributes a service has one value of at a time: a different value next to one of these words
 contradicts ("health endpoint is /health" / "health endpoint is /api/health")."""
 
+
 @dataclass(frozen=True, slots=True)
 class Substitution:
     """The one stretch where two aligned texts differ: each side's terms there, the shared terms
