@@ -17,9 +17,14 @@ NUMBER_WORDS: dict[str, float] = {
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
     "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
-    "a": 1, "an": 1, "single": 1, "half": 0.5, "dozen": 12,
+    "a": 1, "an": 1, "single": 1, "half": 0.5, "dozen": 12, "quarter": 0.25, "quarters": 0.25,
 }
 """Number words; "a"/"an" only count when a unit follows ("a minute", "within a second")."""
+
+FRACTIONS: frozenset[str] = frozenset({"half", "quarter", "quarters"})
+"""Number words that are a fraction of the unit after them ("half an hour", "a quarter of an
+hour", "three quarters of an hour"): they count only before a unit, optionally through "of" and
+"a"/"an", and multiply a count before them."""
 
 UNITS: dict[str, tuple[str, float]] = {
     "ms": ("time", 0.001), "millisecond": ("time", 0.001), "milliseconds": ("time", 0.001),
@@ -51,10 +56,26 @@ def _counts_as_number(tokens: list[Token], index: int) -> bool:
     a unit or before "an" + unit ("half an hour")."""
     word = tokens[index].text
     if word in {"a", "an"}:
-        return is_unit(tokens, index + 1)
-    if word == "half":
-        return is_unit(tokens, index + 1) or is_unit(tokens, index + 2)
+        return is_unit(tokens, index + 1) or (index + 1 < len(tokens) and _is_fraction(tokens, index + 1))
+    if word == "of":
+        return index > 0 and tokens[index - 1].text in FRACTIONS and _fraction_unit(tokens, index + 1)
+    if word in FRACTIONS:
+        return _is_fraction(tokens, index)
     return word in NUMBER_WORDS
+
+
+def _fraction_unit(tokens: list[Token], index: int) -> bool:
+    """Whether a unit follows at ``index``, possibly after "a"/"an" ("... of an hour")."""
+    skip = 1 if index < len(tokens) and tokens[index].text in {"a", "an"} else 0
+    return is_unit(tokens, index + skip)
+
+
+def _is_fraction(tokens: list[Token], index: int) -> bool:
+    """Whether the fraction word at ``index`` measures a unit: "half an hour", "quarter of an hour"."""
+    if tokens[index].text not in FRACTIONS:
+        return False
+    after_of = index + 2 if index + 1 < len(tokens) and tokens[index + 1].text == "of" else index + 1
+    return _fraction_unit(tokens, after_of)
 
 
 def spell_numbers(tokens: list[Token]) -> list[Token]:
@@ -64,12 +85,14 @@ def spell_numbers(tokens: list[Token]) -> list[Token]:
         if token.kind != "word" or not _counts_as_number(tokens, index):
             result.append(token)
             continue
-        value = NUMBER_WORDS[token.text]
         previous = result[-1] if result and result[-1].kind == "number" else None
+        if previous is not None and previous.text in FRACTIONS:
+            continue  # the "of" and "an" of "a quarter of an hour"
+        value = NUMBER_WORDS[token.text]
         if previous is None:
             result.append(Token(token.text, "number", value))
-        elif previous.text == "half":
-            continue
+        elif token.text in FRACTIONS:
+            result[-1] = Token(token.text, "number", previous.value * value)
         elif token.text == "hundred":
             result[-1] = replace(previous, value=previous.value * 100)
         elif 20 <= previous.value < 100 and value < 10:

@@ -60,6 +60,10 @@ CONDITIONS: frozenset[str] = words("if when whenever unless once while")
 """An ordering inside a condition ("devices die if it starts before the broker") states what
 happens when the order is violated, not the order itself."""
 
+CIRCUMSTANTIAL_OPENERS: frozenset[str] = words("without")
+"""Words that open a condition when they open a clause: "Without X, it does Y" says what happens
+when X is missing, so the denied X is a circumstance, not a claim that X is absent."""
+
 CONDITIONAL_INVERTERS: frozenset[str] = words("unless except")
 """Words that invert a text's surface polarity: "disabled unless a token is set" means "a token
 enables it", so negation, antonym and ordering signals from such a text are not trusted."""
@@ -283,13 +287,22 @@ def denies_a_fix(tokens: list[Token]) -> bool:
     )
 
 
+def _opens_circumstance(tokens: list[Token], index: int) -> bool:
+    """Whether ``tokens[index]`` opens a condition: a condition word, or "without" opening its
+    clause ("without /dev/dri, it transcodes in software" = "when /dev/dri is missing, ...")."""
+    text = tokens[index].text
+    if text in CONDITIONS:
+        return text != "unless"
+    return text in CIRCUMSTANTIAL_OPENERS and (index == 0 or tokens[index - 1].kind == "punct")
+
+
 def condition_positions(tokens: list[Token]) -> set[int]:
     """Positions inside a condition clause ("if no traffic flows", "when the upstream is
-    unreachable"): from the condition word to the end of its clause.  What is negated there
-    describes the circumstances, not the claim."""
+    unreachable", a fronted "without X,"): from the condition word to the end of its clause.
+    What is negated there describes the circumstances, not the claim."""
     positions: set[int] = set()
-    for index, token in enumerate(tokens):
-        if token.text in CONDITIONS and token.text != "unless":
+    for index in range(len(tokens)):
+        if _opens_circumstance(tokens, index):
             end = index
             while end < len(tokens) and tokens[end].kind != "punct":
                 end += 1
