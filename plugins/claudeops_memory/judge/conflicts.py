@@ -21,7 +21,9 @@ ANTONYMS: tuple[tuple[str, str], ...] = (
     ("local", "public"), ("local", "remote"), ("readonly", "write"), ("readonly", "writable"),
     ("readonly", "readwrite"), ("safe", "fail"), ("safe", "corrupt"), ("green", "red"),
     ("stable", "fail"), ("stable", "drop"), ("reliable", "fail"), ("retain", "lose"),
-    ("retain", "reset"), ("retain", "wipe"), ("retain", "drop"),
+    ("retain", "reset"), ("retain", "wipe"), ("retain", "drop"), ("quiet", "loud"), ("quiet", "noisy"),
+    ("short", "long"), ("small", "large"), ("empty", "full"), ("idle", "busy"), ("light", "heavy"),
+    ("cold", "hot"), ("cool", "hot"),
 )
 """Pairs of surface words with opposite meaning (stemmed when used).  Opposite *events* (start /
 stop) are not among them: "takes 60s to start" and "takes 60s to stop" are two facts, see

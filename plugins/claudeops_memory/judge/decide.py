@@ -4,7 +4,8 @@ Every rule is a threshold on topical overlap, because a conflict or an agreement
 something between texts about the same subject: a polarity conflict with some shared subject is a
 contradiction; texts about opposite events (start / stop) are distinct, whatever their amounts;
 two subjects in one statement ("the NAS takes 4 minutes" / "the router takes 2 minutes") are
-distinct, whatever their amounts; a value conflict with clearly the same subject is a
+distinct, whatever their amounts, and so are two requirements of different things ("needs port
+53 free" / "needs port 3000 free"); a value conflict with clearly the same subject is a
 contradiction; one statement about two different things (``frames``) contradicts in a
 single-valued slot and is distinct otherwise; then enough
 overlap is reinforcement (less with an anchored matching amount, more when the amounts do not
@@ -94,7 +95,8 @@ def judge_relation(existing: str, new: str, service: str | None = None) -> Relat
         return "distinct"
     substitution = find_substitution(first.sequence, second.sequence)
     single_valued = substitution is not None and is_single_valued(substitution, first, second)
-    if substitution is not None and substitution.of_subject and not single_valued:
+    two_things = substitution is not None and (substitution.of_subject or (first.modality > 0 and second.modality > 0))
+    if two_things and not single_valued:
         return "distinct"
     if overlap >= VALUE_CONFLICT_FROM and values.conflict:
         return "contradict"

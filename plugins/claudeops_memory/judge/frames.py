@@ -117,9 +117,13 @@ def _is_value(term: str) -> bool:
 def is_single_valued(substitution: Substitution, first: Features, second: Features) -> bool:
     """Whether the substituted slot holds one value at a time, so the two texts cannot both hold.
 
-    Next to an attribute word (port, endpoint, timeout ...) it does.  A requirement (needs,
-    depends) or a fix never does: a service can need many things, and a symptom can have many
-    cures.  Otherwise values (a path, an address, a number) are single, named things are not."""
+    When both texts are requirements it does not, even next to an attribute word: a service can
+    need many things, port 53 free and port 3000 free alike.  Otherwise next to an attribute word
+    (port, endpoint, timeout ...) it does.  One requirement, or a fix, is not single either: a
+    symptom can have many cures.  Otherwise values (a path, an address, a number) are single,
+    named things are not."""
+    if first.modality > 0 and second.modality > 0:
+        return False
     if substitution.neighbours & SINGLE_VALUED_SLOTS:
         return True
     if first.modality > 0 or second.modality > 0 or concept("fix") in substitution.neighbours:
