@@ -22,7 +22,7 @@ from .polarity import (
     orderings,
 )
 from .quantities import Quantity, extract_quantities
-from .tokens import Token, raw_tokens
+from .tokens import Token, raw_tokens, words
 
 CONTEXT_WINDOW = 2
 """Content words on each side of a value that say what the value measures."""
@@ -31,6 +31,11 @@ CODE_TERM_PREFIX = "#"
 """Bare numbers (status codes, ports, versions) are topic terms like "#503", never words."""
 FIX = concept("fix")
 """The concept a persisting problem denies ("stalls persist after a restart": it does not fix them)."""
+RETAIN = concept("retain")
+"""The concept a removal after a delay states ("emptied after 30 days": kept for 30 days)."""
+REMOVAL_WORDS: frozenset[str] = words("empty emptied empties delete deleted deletes purge purged purges expire expired"
+                                      " expires remove removed removes wipe wiped wipes")
+"""Verbs that, followed by "after" and a duration, state how long something is kept."""
 AMOUNT_TERM_PREFIX = "<"
 """An amount stands in a text's term sequence as "<time", "<size" ...: a place, not a topic."""
 
@@ -123,6 +128,19 @@ def _sequence(tokens: list[Token], quantities: list[Quantity]) -> tuple[str, ...
     return tuple(sequence)
 
 
+def _states_retention(tokens: list[Token], quantities: list[Quantity]) -> bool:
+    """Whether the text says how long something is kept by saying when it goes: "trash is
+    emptied after 30 days" is "deleted files stay in the trash for 30 days"."""
+    return any(
+        token.text in REMOVAL_WORDS
+        and index + 2 < len(tokens)
+        and tokens[index + 1].text == "after"
+        and tokens[index + 2].kind == "quantity"
+        and quantities[int(tokens[index + 2].value)].dimension == "time"
+        for index, token in enumerate(tokens)
+    )
+
+
 @lru_cache(maxsize=1024)
 def features(text: str) -> Features:
     """Analyse one text.  Cached because the store compares one new text with many memories."""
@@ -131,6 +149,8 @@ def features(text: str) -> Features:
     asserted, denied, codes = _concepts(tokens, negated)
     if denies_a_fix(tokens):
         denied.add(FIX)
+    if _states_retention(tokens, quantities):
+        asserted.add(RETAIN)
     return Features(
         asserted=frozenset(asserted - denied),
         negated=frozenset(denied),

@@ -53,8 +53,11 @@ SYNONYMS: dict[str, str] = {
     "report": "log", "emit": "log", "print": "log", "attempt": "try", "dependent": "depend",
     "dependency": "depend", "probe": "check", "skip": "ignore", "freed": "free",
     "keep": "retain", "kept": "retain", "retention": "retain", "persist": "retain", "preserve": "retain",
-    "survive": "retain", "intact": "retain", "automatically": "automatic", "auto": "automatic",
+    "survive": "retain", "intact": "retain", "stay": "retain", "automatically": "automatic", "auto": "automatic",
     "sluggish": "slow", "laggy": "slow",
+    # where something is put: "stored in", "written to", "saved to", "located in" name one place
+    "written": "store", "save": "store", "saved": "store", "locate": "store", "located": "store",
+    "reside": "store", "resides": "store",
     "late": "delay", "latency": "delay", "lag": "delay", "twice": "two", "maintain": "maintenance",
     # recurrence (the period itself is compared as an amount)
     "daily": "period", "nightly": "period", "weekly": "period", "monthly": "period", "hourly": "period",
