@@ -80,12 +80,15 @@ def judge_relation(existing: str, new: str, service: str | None = None) -> Relat
     """Decide whether ``new`` reinforces, contradicts, or is distinct from ``existing``.
 
     Both texts are assumed to be about the same service and category (the store only asks about
-    such pairs), so the question is whether they make the same claim about the same subject.
+    such pairs), so the question is whether they make the same claim about the same subject.  The
+    relation is symmetric: the texts are compared in a fixed order, so swapping them never
+    changes the answer.
     """
     if normalise(existing).split() == normalise(new).split():
         return "reinforce"
     ignored = _service_terms(service)
-    first, second = _without(features(existing), ignored), _without(features(new), ignored)
+    one, other = sorted((existing, new))  # the same answer whichever text is the existing memory
+    first, second = _without(features(one), ignored), _without(features(other), ignored)
     first, second = resolve_prefix_negations(first, second), resolve_prefix_negations(second, first)
     overlap = similarity(first, second)
     values = compare_quantities(first.quantities, second.quantities, overlap)

@@ -81,7 +81,7 @@ def _stray(novel: set[str], stretch: tuple[str, ...]) -> bool:
     return any(weight(term) > GENERIC_WEIGHT for term in novel.difference(stretch))
 
 
-def find_substitution(first: tuple[str, ...], second: tuple[str, ...]) -> Substitution | None:
+def _aligned_substitution(first: tuple[str, ...], second: tuple[str, ...]) -> Substitution | None:
     """The substitution between two term sequences, if they are one frame with one thing
     swapped: exactly one differing stretch names new things on both sides (words only one text
     adds, or generic rewording, are not a swap), no specific new term lies outside it, it opens
@@ -130,3 +130,22 @@ def is_single_valued(substitution: Substitution, first: Features, second: Featur
         return False
     swapped = substitution.first + substitution.second
     return all(_is_value(term) for term in swapped if not _is_place(term))
+
+
+def _swapped(substitution: Substitution) -> Substitution:
+    """The same substitution seen from the other text."""
+    return Substitution(substitution.second, substitution.first, substitution.neighbours, substitution.of_subject)
+
+
+def find_substitution(first: tuple[str, ...], second: tuple[str, ...]) -> Substitution | None:
+    """The substitution between two term sequences, whichever text comes first.
+
+    The alignment (``difflib``) depends on the order of its inputs, and a reordered paraphrase
+    ("DNS answers resume 5s after a reload" / "after a reload, DNS comes back within 5s") can
+    look like a swap one way and not the other.  The relation must not depend on which text is
+    the existing memory, so a swap counts only when both alignments find it."""
+    forward = _aligned_substitution(first, second)
+    backward = _aligned_substitution(second, first)
+    if forward is None or backward is None:
+        return None
+    return forward
