@@ -82,6 +82,13 @@ DISPENSABLE_CUES: frozenset[str] = words(
 )
 """Words that state something is *not* required ("starts fine without", "autovacuum is enough")."""
 
+PERMISSION_CUES: frozenset[str] = words("can may")
+"""Words that grant a permission; about going first ("gitea can start first", "may start before
+the database") they say the order is not required."""
+
+EARLY_CUES: frozenset[str] = words("first before")
+"""Words that, after a permission in the same clause, make it a permission to go first."""
+
 FAILURE_CUES: frozenset[str] = words(
     "not no never fail fails failed failing crash crashes hang hangs error errors unable refuses"
     " breaks broken"
@@ -230,6 +237,15 @@ def _dispensable_vote(tokens: list[Token], index: int) -> int:
     return 1 if failing else -1
 
 
+def _permits_going_first(tokens: list[Token], index: int) -> bool:
+    """Whether ``tokens[index]`` grants permission to go first: "can start first" (but not
+    "can not start before")."""
+    if tokens[index].text not in PERMISSION_CUES or spells(tokens, index + 1, ("not",)):
+        return False
+    rest = _clause_of(tokens, index)[len(_clause_before(tokens, index)) :]
+    return bool(EARLY_CUES.intersection(rest))
+
+
 def modality(tokens: list[Token], negated: set[int]) -> int:
     """Sign of the requirement statement: +1 required ("needs", "won't ... until"), -1 dispensable,
     0 neither or mixed."""
@@ -243,6 +259,8 @@ def modality(tokens: list[Token], negated: set[int]) -> int:
             votes += _dispensable_vote(tokens, index)
         elif token.text in NEGATION_CUES and _waits_until(tokens, index):
             votes += 1
+        elif _permits_going_first(tokens, index):
+            votes -= 1
     return (votes > 0) - (votes < 0)
 
 
