@@ -112,12 +112,15 @@ def _terms_at(tokens: list[Token], positions: set[int]) -> frozenset[str]:
     return frozenset(term for index in positions if (term := content_term(tokens[index])) is not None)
 
 
-def _sequence(tokens: list[Token], quantities: list[Quantity]) -> tuple[str, ...]:
+def _sequence(tokens: list[Token], quantities: list[Quantity], retention: set[int]) -> tuple[str, ...]:
     """The text's terms in reading order: content concepts, literals, bare numbers as code terms
-    and amounts as "<dimension" places, so two statements of one frame can be aligned."""
+    and amounts as "<dimension" places, so two statements of one frame can be aligned; a removal
+    after a delay stands as the retention it states."""
     sequence: list[str] = []
-    for token in tokens:
-        if token.kind == "quantity":
+    for index, token in enumerate(tokens):
+        if index in retention:
+            sequence.append(RETAIN)
+        elif token.kind == "quantity":
             sequence.append(f"{AMOUNT_TERM_PREFIX}{quantities[int(token.value)].dimension}")
         elif token.kind == "number":
             sequence.append(code_term(token.value))
@@ -128,17 +131,18 @@ def _sequence(tokens: list[Token], quantities: list[Quantity]) -> tuple[str, ...
     return tuple(sequence)
 
 
-def _states_retention(tokens: list[Token], quantities: list[Quantity]) -> bool:
-    """Whether the text says how long something is kept by saying when it goes: "trash is
+def _retention_positions(tokens: list[Token], quantities: list[Quantity]) -> set[int]:
+    """Removal verbs that say how long something is kept by saying when it goes: "trash is
     emptied after 30 days" is "deleted files stay in the trash for 30 days"."""
-    return any(
-        token.text in REMOVAL_WORDS
+    return {
+        index
+        for index, token in enumerate(tokens)
+        if token.text in REMOVAL_WORDS
         and index + 2 < len(tokens)
         and tokens[index + 1].text == "after"
         and tokens[index + 2].kind == "quantity"
         and quantities[int(tokens[index + 2].value)].dimension == "time"
-        for index, token in enumerate(tokens)
-    )
+    }
 
 
 @lru_cache(maxsize=1024)
@@ -149,7 +153,8 @@ def features(text: str) -> Features:
     asserted, denied, codes = _concepts(tokens, negated)
     if denies_a_fix(tokens):
         denied.add(FIX)
-    if _states_retention(tokens, quantities):
+    retention = _retention_positions(tokens, quantities)
+    if retention:
         asserted.add(RETAIN)
     return Features(
         asserted=frozenset(asserted - denied),
@@ -159,5 +164,5 @@ def features(text: str) -> Features:
         orderings=orderings(tokens),
         conditional=is_conditional(tokens),
         conditioned=_terms_at(tokens, condition_positions(tokens)),
-        sequence=_sequence(tokens, quantities),
+        sequence=_sequence(tokens, quantities, retention),
     )
