@@ -5,7 +5,7 @@ and ``tests/data/memory-relations-heldout.jsonl``).  Each line of a FILE is an o
 ``existing``, ``new``, ``relation`` (one of reinforce, contradict, distinct) and optionally
 ``service`` (passed to the judge, as the store does).  For each file the script prints the
 accuracy, a confusion table (rows = expected, columns = predicted) and every misclassified pair;
-for the held-out file also the accuracy of its tuning block and of its held-out block (see
+for the held-out file also the accuracy of its tuning blocks and of its fresh block (see
 ``tests/data/README.md``).  Then the per-pair decision time over all files.  It exits 0: it is a
 report for tuning the judge, not a gate (the gates are in ``tests/test_memory_judge.py``).
 
@@ -36,10 +36,13 @@ JUDGE_PACKAGE = REPO / "plugins" / "claudeops_memory" / "judge"
 DEV_FILE = REPO / "tests" / "data" / "memory-relations-dev.jsonl"
 HELDOUT_FILE = REPO / "tests" / "data" / "memory-relations-heldout.jsonl"
 BLOCKS: dict[str, tuple[tuple[str, int, int], ...]] = {
-    HELDOUT_FILE.name: (("tuning block, lines 1-96", 0, 96), ("held-out block, lines 97-144", 96, 144)),
+    HELDOUT_FILE.name: (
+        ("tuning blocks, lines 1-144", 0, 144),
+        ("fresh block, lines 145-204 (unseen while tuning)", 144, 204),
+    ),
 }
 """Line ranges of a file reported on their own: the held-out file's pairs the judge was tuned on,
-and those it never was, whose score is the honest one."""
+and the fresh block it never was, whose score is the honest one (see ``tests/data/README.md``)."""
 LABELS = ("reinforce", "contradict", "distinct")
 REPETITIONS = 300
 
