@@ -8,6 +8,7 @@ reloading a module.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -256,22 +257,39 @@ def _masked(value: Any, secret: bool) -> Any:
     return "***"
 
 
-def _config_path_from(argv: Sequence[str]) -> str | None:
-    """Find ``--config`` before click parses, because plugins (and commands) depend on it."""
+def _option_from(argv: Sequence[str], option: str) -> str | None:
+    """Find ``option``'s value before click parses (the last one given wins, as in click)."""
+    found = None
     for index, arg in enumerate(argv):
-        if arg == "--config" and index + 1 < len(argv):
-            return argv[index + 1]
-        if arg.startswith("--config="):
-            return arg.split("=", 1)[1]
-    return None
+        if arg == option and index + 1 < len(argv):
+            found = argv[index + 1]
+        elif arg.startswith(f"{option}="):
+            found = arg.split("=", 1)[1]
+    return found
+
+
+def _early_logging(argv: Sequence[str]) -> None:
+    """Logging for what happens while the config and plugins load, before click has parsed anything.
+
+    A plugin that fails to load or an unknown ``CLAUDEOPS_*`` variable is logged then, and a log
+    shipper asking for JSON must get JSON for those lines too; the flag or the environment
+    variable decides here (the config file is not read yet), and the full setup follows.
+    """
+    level = _option_from(argv, "--log-level") or os.environ.get("CLAUDEOPS_LOG_LEVEL") or "warning"
+    fmt = _option_from(argv, "--log-format") or os.environ.get("CLAUDEOPS_LOG_FORMAT") or "text"
+    try:
+        configure_logging(level, fmt)
+    except ValueError:  # a bad value: click reports it in a moment; log plainly until then
+        configure_logging()
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point."""
     args = list(sys.argv[1:] if argv is None else argv)
+    _early_logging(args)
     app, error = None, None
     try:
-        app = App.load(_config_path_from(args))
+        app = App.load(_option_from(args, "--config"))
     except (ConfigError, PluginError) as exc:
         error = str(exc)
     if error and "doctor" not in args and not {"-h", "--help", "--version"} & set(args):

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from claudeops.app import App
-from claudeops.cli import EXIT_USAGE, build_cli
+from claudeops.cli import EXIT_USAGE, build_cli, main
 from claudeops.prompts import shipped_prompts_dir
 
 CORE_ONLY = ("claudeops.environment", "claudeops.escalation")
@@ -194,7 +194,6 @@ def test_plugin_failing_during_a_command_is_a_one_line_error(monkeypatch, capsys
     import click
 
     from claudeops import NotableEvent, hookimpl
-    from claudeops.cli import main
 
     class Notifier:
         @hookimpl
@@ -228,7 +227,6 @@ def test_setting_a_plugin_rejects_in_configure_is_a_config_error_naming_the_vari
     from dataclasses import dataclass
 
     from claudeops import hookimpl
-    from claudeops.cli import main
     from claudeops.config import setting
 
     @dataclass
@@ -253,3 +251,19 @@ def test_setting_a_plugin_rejects_in_configure_is_a_config_error_naming_the_vari
     assert exit_info.value.code == EXIT_USAGE
     assert capsys.readouterr().err == (
         "claudeops: error: env CLAUDEOPS_RETRY_RETRIES: 'retry.retries' must be 0 or more, not -1\n")
+
+
+def test_with_json_logs_what_is_logged_while_loading_is_json_too(tmp_path, monkeypatch, capsys):
+    """A log shipper asking for JSON gets JSON for the warnings of config and plugin loading as well."""
+    monkeypatch.setenv("CLAUDEOPS_STATE_DIR", str(tmp_path / "s"))
+    monkeypatch.setenv("CLAUDEOPS_TIER1_MODLE", "opus")
+    real_load = App.load
+    monkeypatch.setattr("claudeops.cli.App.load", lambda config_path: real_load(
+        config_path, entry_points=False, builtins=CORE_ONLY))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--log-format", "json", "config", "show"])
+    assert exit_info.value.code == 0
+    records = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert [(record["level"], record["message"]) for record in records] == [
+        ("warning", "environment: CLAUDEOPS_TIER1_MODLE is not a setting of [tier1], ignored "
+                    "(did you mean CLAUDEOPS_TIER1_MODEL?)")]
