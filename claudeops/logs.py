@@ -30,8 +30,22 @@ times, so its records show only when ``log_level`` is info or debug."""
 log = logging.getLogger("claudeops")
 
 
+SESSION_FIELDS = ("session_id", "tier", "status")
+"""Fields a record about a session carries (``extra=``), so a log shipper can filter on them
+instead of parsing the message; :func:`session_fields` builds them."""
+
+
+def session_fields(session_id: int, tier: int, status: str | None = None) -> dict[str, object]:
+    """The ``extra`` of a record about one session."""
+    fields: dict[str, object] = {"session_id": session_id, "tier": tier}
+    if status is not None:
+        fields["status"] = status
+    return fields
+
+
 class JsonFormatter(logging.Formatter):
-    """One JSON object per record: time, level, logger, message (and the exception, if any)."""
+    """One JSON object per record: time, level, logger, message, a session's fields when the record
+    is about one, and the exception, if any."""
 
     def format(self, record: logging.LogRecord) -> str:
         payload = {
@@ -40,6 +54,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
+        payload.update({name: value for name in SESSION_FIELDS if (value := getattr(record, name, None)) is not None})
         if record.exc_info:
             payload["exception"] = self.formatException(record.exc_info)
         return json.dumps(payload, ensure_ascii=False)
@@ -87,14 +102,15 @@ def json_logging() -> bool:
     return handler is not None and isinstance(handler.formatter, JsonFormatter)
 
 
-def report_problem(message: str, text_prefix: str = "claudeops: ") -> None:
+def report_problem(message: str, text_prefix: str = "claudeops: ", fields: dict[str, object] | None = None) -> None:
     """The one line cron mails for a problem: plain ``text_prefix + message``, or an error record with JSON logs.
 
     The plain line carries no log level, which is what cron mail and existing scripts read, so
-    it is written directly rather than through the text formatter.
+    it is written directly rather than through the text formatter. ``fields`` (see
+    :func:`session_fields`) go into the JSON record.
     """
     if json_logging():
-        log.error("%s", message)
+        log.error("%s", message, extra=fields)
     else:
         click.echo(f"{text_prefix}{message}", err=True)
 

@@ -13,7 +13,7 @@ from claudeops.cli import apply_log_options, fail, log_options, pass_app
 from claudeops.config import ConfigError, tier_section
 from claudeops.exit_codes import EXIT_LOCKED, EXIT_MEANINGS, EXIT_USAGE
 from claudeops.lock import LockHeld
-from claudeops.logs import json_logging, report_problem
+from claudeops.logs import json_logging, report_problem, session_fields
 
 RUN_HELP_BEFORE_EXIT_CODES = """Run one agent session of tier N, and the next tiers if it escalates.
 
@@ -120,7 +120,7 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
     if not live:  # the live display's summary line already told the person at the terminal
         for report in result.sessions:
             if (message := problem_message(report)) is not None:
-                report_problem(message)
+                report_problem(message, fields=session_fields(report.session_id, report.tier, report.status))
     click.get_current_context().exit(result.exit_code)
 
 

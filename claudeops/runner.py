@@ -28,6 +28,7 @@ from claudeops.credentials import require_credentials
 from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from claudeops.exit_codes import EXIT_LOCKED as EXIT_LOCKED  # re-exported: callers of execute() compare with it
 from claudeops.lock import RunLock, run_domain
+from claudeops.logs import session_fields
 from claudeops.prompts import tier_prompt_path
 from claudeops.replay import Recording, ReplaySource
 from claudeops.session import Handoff, Session
@@ -132,10 +133,10 @@ class SessionChain:
         why_not = report.escalation_note
         if why_not is not None:
             log.info("escalation of session #%d to tier %d suppressed (%s): %s", report.session_id, next_tier,
-                     why_not, report.escalation_requested)
+                     why_not, report.escalation_requested, extra=session_fields(report.session_id, report.tier))
             return None
         log.info("session #%d escalates: starting tier %d: %s", report.session_id, next_tier,
-                 report.escalation_requested)
+                 report.escalation_requested, extra=session_fields(report.session_id, report.tier))
         events = tuple(_describe(event) for event in report.events)
         handoff = Handoff(report.session_id, report.tier, report.escalation_requested, report.result_text or "",
                           events)

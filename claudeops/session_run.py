@@ -36,6 +36,7 @@ from claudeops.dry_run import mutating_reason, read_only_mode
 from claudeops.failures import exception_failure, result_failure
 from claudeops.hookcalls import PluginCalls
 from claudeops.lock import run_domain
+from claudeops.logs import session_fields
 from claudeops.notable import NotableEvent
 from claudeops.options import build_options, log_cli_stderr
 from claudeops.plugins import PluginError
@@ -193,7 +194,8 @@ class SessionRun:
                                handoff=self.plan.handoff, clock=clock)
         parent = f", escalated from session #{self.plan.parent_id}" if self.plan.parent_id is not None else ""
         log.info("session #%d started: tier %d, model %s, trigger %s%s", session_id, self.plan.tier,
-                 tier_settings.model, self.plan.trigger, parent)
+                 tier_settings.model, self.plan.trigger, parent, extra=session_fields(session_id, self.plan.tier,
+                                                                                     "running"))
         if self.settings.observer is not None:
             self.settings.observer.session_started(self.session)
         return self.session
@@ -364,7 +366,8 @@ def _log_end(report: SessionReport) -> None:
         counts.insert(0, counted(report.num_turns, "turn"))
     if report.duration_ms is not None:
         counts.append(f"{report.duration_ms / 1000:.1f} s")
-    log.info("session #%d ended: %s; %s", report.session_id, status, ", ".join(counts))
+    log.info("session #%d ended: %s; %s", report.session_id, status, ", ".join(counts),
+             extra=session_fields(report.session_id, report.tier, report.status))
 
 
 def _record_event(session: Session, level: str, message: str) -> None:

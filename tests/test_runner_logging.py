@@ -69,6 +69,16 @@ def test_with_json_logs_a_failed_session_is_one_json_error_record(runner_app, tm
     [record] = json_records(result.stderr)
     assert record["level"] == "error"
     assert record["message"].startswith("session #1 (tier 1) failed: authentication failed (API status 401): ")
+    assert (record["session_id"], record["tier"], record["status"]) == (1, 1, "failed")  # to filter on
+
+
+def test_json_records_about_a_session_carry_its_id_tier_and_status(runner_app):
+    result = invoke(runner_app, "--log-format", "json", "--log-level", "info", "run", "--replay", ESCALATE,
+                    "--replay", ESCALATED)
+    about_sessions = [(record["session_id"], record["tier"], record.get("status"))
+                      for record in json_records(result.stderr) if "session_id" in record]
+    assert about_sessions == [(1, 1, "running"), (1, 1, "escalated"), (1, 1, None),
+                              (2, 2, "running"), (2, 2, "completed")]
 
 
 def test_with_json_logs_an_error_before_any_session_is_a_json_record_too(runner_app, state_dir):
