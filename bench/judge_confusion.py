@@ -60,6 +60,10 @@ def load_judge() -> ModuleType:
     return module
 
 
+DEV_TARGET = 27
+TIME_TARGET_MS = 5.0
+
+
 def read_pairs(path: Path) -> list[dict[str, Any]]:
     """The labelled pairs of a JSONL file (blank lines ignored)."""
     with path.open(encoding="utf-8") as handle:
@@ -103,8 +107,8 @@ def _time_pair(judge: ModuleType, pair: dict[str, Any], cold: bool) -> list[floa
     return samples
 
 
-def report(judge: ModuleType, path: Path, pairs: list[dict[str, Any]]) -> None:
-    """Accuracy, confusion table, block accuracies and misclassified pairs of one file."""
+def report(judge: ModuleType, path: Path, pairs: list[dict[str, Any]]) -> int:
+    """Print accuracy, confusion table, block accuracies and misclassified pairs of one file; the number right."""
     expected = [pair["relation"] for pair in pairs]
     predicted = [judge.judge_relation(pair["existing"], pair["new"], pair.get("service")) for pair in pairs]
     correct = [e == p for e, p in zip(expected, predicted, strict=True)]
@@ -123,6 +127,7 @@ def report(judge: ModuleType, path: Path, pairs: list[dict[str, Any]]) -> None:
         print(f"  expected {pair['relation']}, predicted {p}\n    existing: {pair['existing']}\n"
               f"    new:      {pair['new']}")
     print()
+    return sum(correct)
 
 
 def main() -> int:
@@ -132,18 +137,27 @@ def main() -> int:
 
     judge = load_judge()
     every_pair: list[dict[str, Any]] = []
+    dev_right = None
     for path in args.files:
         pairs = read_pairs(path)
-        report(judge, path, pairs)
+        right = report(judge, path, pairs)
+        if path.name == DEV_FILE.name:
+            dev_right = right
         every_pair.extend(pairs)
 
     print(f"decision time per pair over {len(every_pair)} pairs ({REPETITIONS} repetitions each, time.perf_counter;"
           " the scoring passes above were the warm-up):")
+    cold_median = None
     for label, cold in (("cold (feature cache cleared)", True), ("warm (feature cache hit)", False)):
         medians, slowest = time_pairs(judge, every_pair, cold)
+        cold_median = statistics.median(medians) if cold else cold_median
         print(f"  {label:30} median {statistics.median(medians):.3f} ms, max {max(medians):.3f} ms "
               f"(slowest single call {slowest:.3f} ms)")
-    return 0
+    met = (dev_right is None or dev_right >= DEV_TARGET) and cold_median is not None and cold_median < TIME_TARGET_MS
+    dev = "not scored" if dev_right is None else f"{dev_right}/30"
+    print(f"target (dev set >= {DEV_TARGET}/30, median cold decision < {TIME_TARGET_MS:g} ms): dev {dev}, "
+          f"{cold_median:.3f} ms: {'met' if met else 'NOT met'}")
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

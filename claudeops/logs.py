@@ -16,6 +16,7 @@ import click
 
 from claudeops.clock import now_timestamp
 from claudeops.plugins import DEFAULT_PLUGINS
+from claudeops.wording import one_line
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 LOG_FORMATS = ("text", "json")
@@ -109,6 +110,7 @@ def report_problem(message: str, text_prefix: str = "claudeops: ", fields: dict[
     it is written directly rather than through the text formatter. ``fields`` (see
     :func:`session_fields`) go into the JSON record.
     """
+    message = one_line(message)
     if json_logging():
         log.error("%s", message, extra=fields)
     else:

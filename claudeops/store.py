@@ -20,6 +20,7 @@ import peewee
 from playhouse.db_url import connect as connect_url
 
 from claudeops.clock import now_timestamp
+from claudeops.wording import one_line
 
 log = logging.getLogger(__name__)
 
@@ -61,12 +62,12 @@ def open_store(url: str) -> peewee.Database:
         try:
             database = connect_url(url)
         except (ValueError, RuntimeError) as exc:
-            raise StoreError(f"cannot use database URL {mask_url(url)}: {exc}") from None
+            raise StoreError(one_line(f"cannot use database URL {mask_url(url)}: {exc}")) from None
     db.initialize(database)
     try:
         database.connect(reuse_if_open=True)
     except (peewee.OperationalError, peewee.ImproperlyConfigured, sqlite3.Error) as exc:
-        raise StoreError(f"cannot open database {mask_url(url)}: {exc}") from None
+        raise StoreError(one_line(f"cannot open database {mask_url(url)}: {exc}")) from None
     return database
 
 

@@ -267,3 +267,16 @@ def test_with_json_logs_what_is_logged_while_loading_is_json_too(tmp_path, monke
     assert [(record["level"], record["message"]) for record in records] == [
         ("warning", "environment: CLAUDEOPS_TIER1_MODLE is not a setting of [tier1], ignored "
                     "(did you mean CLAUDEOPS_TIER1_MODEL?)")]
+
+
+
+def test_a_database_error_the_driver_spreads_over_lines_is_one_line(tmp_path):
+    """psycopg2 adds "Is the server running on that host…" on a line of its own; cron gets one line per problem."""
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s"),
+                          "CLAUDEOPS_DATABASE_URL": "postgresql://ops:secret@127.0.0.1:9/claudeops"},
+                   entry_points=False, builtins=CORE_ONLY)
+    result = invoke("sessions", "list", app=app)
+    assert result.exit_code == 1
+    [line] = result.output.splitlines()
+    assert line.startswith("Error: cannot open database postgresql://ops:***@127.0.0.1:9/claudeops: ")
+    assert "Is the server running" in line and "secret" not in line

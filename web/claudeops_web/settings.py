@@ -45,7 +45,7 @@ def binding_problem(settings: WebSettings) -> str | None:
         return f"web.poll_seconds must be at least 1, not {settings.poll_seconds}"
     if settings.token and len(settings.token) < MIN_TOKEN_LENGTH:
         return (f"web.token is too short ({len(settings.token)} characters, at least {MIN_TOKEN_LENGTH}); "
-                "make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))'")
+                "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'")
     if not is_loopback(settings.host) and not settings.token:
         return (f"refusing to serve the dashboard on {settings.host} without a token: anyone who can reach it "
                 "could edit the agent's memory. Set web.token in config.toml or CLAUDEOPS_WEB_TOKEN, "
