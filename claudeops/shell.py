@@ -117,11 +117,22 @@ _NO_CONTAINER = frozenset({"-l", "--latest"})
 """``podman exec --latest command…`` names no container."""
 
 
-def simple_commands(command: str, depth: int = 0) -> list[list[str]]:
+def simple_commands(command: str) -> list[list[str]]:
     """Every simple command ``command`` would run, unwrapped, as lists of words.
 
-    The program is reduced to its base name (``/usr/bin/docker`` is ``docker``), leading
+    The program is reduced to its base name (``/usr/bin/docker`` is ``docker``), so a pattern
+    written for ``docker restart`` matches however the program was called; leading
     ``NAME=value`` assignments and redirections are dropped.
+    """
+    return [[words[0].rpartition("/")[2], *words[1:]] if "/" in words[0] else words
+            for words in commands_as_written(command)]
+
+
+def commands_as_written(command: str, depth: int = 0) -> list[list[str]]:
+    """:func:`simple_commands` with each program as the command line names it (``./fix.sh``, ``/usr/bin/docker``).
+
+    The read-only check needs the path: a program run by a path outside the system's
+    directories is a script it cannot see, where the same name alone would be a command.
     """
     if depth > MAX_DEPTH:
         return []
@@ -132,13 +143,13 @@ def simple_commands(command: str, depth: int = 0) -> list[list[str]]:
 
 
 def _parsed_commands(command: str, depth: int) -> list[list[str]]:
-    """:func:`simple_commands` for a line with separators, redirections, quotes or substitutions."""
+    """:func:`commands_as_written` for a line with separators, redirections, quotes or substitutions."""
     found: list[list[str]] = []
     for words in _split(command):
         found.extend(_unwrap(words, depth))
         for word in words:
             if "$(" in word or "`" in word:  # a command substitution kept whole by quoting
-                found.extend(simple_commands(re.sub(r"\$\(|\)|`", " ; ", word), depth + 1))
+                found.extend(commands_as_written(re.sub(r"\$\(|\)|`", " ; ", word), depth + 1))
     return found
 
 
@@ -197,12 +208,12 @@ def _unwrap(words: list[str], depth: int) -> list[list[str]]:
             if command is None:
                 return [[program, *words[1:]]]
             if script and command:
-                return simple_commands(" ".join(command), depth + 1)
+                return commands_as_written(" ".join(command), depth + 1)
             words = command
             continue
         follow = _FOLLOWED.get(program)
         followed = None if follow is None else follow(program, words[1:], depth)
-        return [[program, *words[1:]]] if followed is None else followed
+        return [words] if followed is None else followed
     return []
 
 
@@ -224,7 +235,7 @@ def _wrapped(words: list[str], wrapper: Wrapper) -> tuple[list[str] | None, bool
 def _shell(program: str, words: list[str], depth: int) -> list[list[str]] | None:
     """The commands of ``sh -c 'script'``; ``None`` for a shell running a file or standard input."""
     script = _shell_script(words)
-    return None if script is None else simple_commands(script, depth + 1)
+    return None if script is None else commands_as_written(script, depth + 1)
 
 
 def _find(program: str, words: list[str], depth: int) -> list[list[str]]:

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claudeops.argv import without_global_options
-from claudeops.shell import MAX_DEPTH, _parsed_commands, simple_commands
+from claudeops.shell import MAX_DEPTH, _parsed_commands, commands_as_written, simple_commands
 
 
 def test_simple_commands_peel_wrappers_and_follow_ssh_and_shells():
@@ -20,6 +20,16 @@ def test_simple_commands_peel_wrappers_and_follow_ssh_and_shells():
 def test_chains_pipes_and_substitutions_are_split():
     assert simple_commands("docker ps | grep x && /usr/bin/docker restart x || echo $(date)") == [
         ["docker", "ps"], ["grep", "x"], ["docker", "restart", "x"], ["echo"], ["date"]]
+
+
+@pytest.mark.parametrize(("command", "written"), [
+    ("./fix.sh --all", [["./fix.sh", "--all"]]),
+    ("sudo /usr/bin/docker restart x", [["/usr/bin/docker", "restart", "x"]]),
+    ("ssh nas '~/bin/check && df -h'", [["~/bin/check"], ["df", "-h"]]),
+])
+def test_programs_keep_their_path_for_the_gate_and_lose_it_for_patterns(command, written):
+    assert commands_as_written(command) == written
+    assert simple_commands(command) == [[words[0].rpartition("/")[2], *words[1:]] for words in written]
 
 
 def test_nesting_deeper_than_the_limit_is_not_followed():
@@ -42,7 +52,7 @@ _PLAIN_TEXT = st.lists(st.one_of(_PLAIN_WORDS, st.text(st.sampled_from("az09-_./
 @given(_PLAIN_TEXT)
 def test_a_line_with_nothing_to_parse_takes_the_short_way_to_the_same_commands(text):
     """Lines without separators, quotes or substitutions skip the tokenizer: the result must not change."""
-    assert simple_commands(text) == _parsed_commands(text, 0)
+    assert commands_as_written(text) == _parsed_commands(text, 0)
 
 
 @pytest.mark.parametrize(("command", "runs"), [
