@@ -27,6 +27,9 @@ class Syntax:
     """``-Atc`` is ``-A -t -c``; sqlite3 instead spells whole options with one dash (``-readonly``)."""
     permute: bool = True
     """Options may follow operands (GNU style); a wrapper's or a sub-command's first operand ends its options."""
+    ends_options: str = ""
+    """Short options whose value ends the options (python's ``-c CODE``, ``-m MODULE``): the words after it are
+    the code's own arguments, read as operands, so ``python3 -c CODE --version`` is not python's ``--version``."""
 
 
 def read_options(words: list[str], syntax: Syntax) -> tuple[list[tuple[str, str]], list[str]]:
@@ -61,6 +64,9 @@ def read_options(words: list[str], syntax: Syntax) -> tuple[list[tuple[str, str]
                 options.append(("-" + letter, value))
                 break
             options.append(("-" + letter, ""))
+        if syntax.ends_options and options[-1][0][1:] in syntax.ends_options:
+            operands.extend(words[index:])
+            break
     return options, operands
 
 

@@ -7,10 +7,16 @@ tools, and shell command lines any of whose simple commands is a known state cha
 compose, service managers, package managers, git writes, HTTP writes, downloads into files,
 file changes, redirection into a file, firewall and network changes, notifications, database
 queries and admin commands that are not known to only read) or runs commands it cannot see (a
-shell reading standard input) — found through wrappers, chains, ``sh -c``, ``eval``, ``find
--exec``, ``docker exec`` and ``ssh host …`` by :mod:`claudeops.shell`, sub-commands after the
-program's global options (:mod:`claudeops.argv`). Read-only diagnostics stay allowed, so a dry
-run still shows what the agent would have looked at.
+shell reading standard input, a script run by an interpreter or by its path) — found through
+wrappers, chains, ``sh -c``, ``eval``, ``find -exec``, ``docker exec`` and ``ssh host …`` by
+:mod:`claudeops.shell`, sub-commands after the program's global options (:mod:`claudeops.argv`).
+Inline code (``python3 -c``, ``perl -e``, ``ruby -e``, ``node -e``, ``php -r``, an awk program) is
+refused when it shows a way to run commands or change files (:mod:`claudeops.inline_code`).
+Read-only diagnostics stay allowed, so a dry run still shows what the agent would have looked at.
+
+The judgement of inline code is a heuristic against accidents and an agent that means no harm,
+not a sandbox: code can always hide what it calls. Tier 1's guarantees are the deny rules, the
+prompt, and this gate refusing everything it knows to change state.
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ from collections.abc import Callable
 from typing import Any
 
 from claudeops.argv import Syntax, read_options, subcommand, values
+from claudeops.inline_code import awk_changes, code_changes
 from claudeops.queries import mongo_reads, psql_meta_reads, redis_reads, sql_reads, sqlite_dot_reads
-from claudeops.shell import SHELLS, simple_commands
+from claudeops.shell import SHELLS, commands_as_written
 
 WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 
@@ -80,8 +87,11 @@ _ALWAYS_MUTATING = frozenset({
 _WRITES = "would change the system and is not run"
 _UNSEEN = ("is not run: it reads its commands from standard input or a file, which cannot be checked "
            "(give read-only ones as arguments: psql -c, mysql -e, sqlite3 DB SQL, redis-cli COMMAND)")
-"""What a refusal says: the command changes something, or it runs commands the check cannot see
-(then the agent is told how to show them, so a read-only query is one rephrasing away)."""
+_SCRIPT = "is not run: it runs a script this check cannot see (run its read-only commands directly)"
+_CODE = ("is not run: its code can run commands or change files, which this check does not follow "
+         "(run the commands directly, or use code that only reads and prints)")
+"""What a refusal says: the command changes something, or it runs commands, a script or code the check
+cannot see or follow (then the agent is told how to show them, so a read-only check is one rephrasing away)."""
 
 
 READ_ONLY_TIER = 1
@@ -125,7 +135,7 @@ def _first_refused(command: str) -> tuple[str, str] | None:
     """The first refused simple command of ``command`` (shortened to a line) and why it is refused."""
     if ">" in command and _FILE_REDIRECT.search(command):  # one memchr settles most commands
         return "output redirection into a file", _WRITES
-    for words in simple_commands(command):
+    for words in commands_as_written(command):
         why = _refusal(words)
         if why is not None:
             text = " ".join(words)
@@ -134,8 +144,12 @@ def _first_refused(command: str) -> tuple[str, str] | None:
 
 
 def _refusal(words: list[str]) -> str | None:
-    """Why one simple command is refused, or ``None``; ``words[0]`` is a base name (:func:`simple_commands`)."""
+    """Why one simple command is refused, or ``None``; ``words[0]`` is as written (:func:`commands_as_written`)."""
     program = words[0]
+    if "/" in program:
+        program = _program(program)
+        if program is None:
+            return _SCRIPT
     if program in _ALWAYS_MUTATING:
         return _WRITES
     judge = _JUDGES.get(program)
@@ -152,6 +166,22 @@ def _refusal(words: list[str]) -> str | None:
         return _WRITES
     inner = subcommand(found[1], f"{program} {found[0]}")
     return _WRITES if inner is not None and inner[0] in nested else None
+
+
+_SYSTEM_DIRECTORIES = frozenset({"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin",
+                                  "/snap/bin"})
+"""Where the programs a name finds live: ``/usr/bin/curl`` is ``curl``, and ``/bin/cat`` just ``cat``."""
+
+
+def _program(path: str) -> str | None:
+    """The program a path runs, judged by its name, or ``None`` for a script this check cannot see.
+
+    A program the check knows (``/opt/venv/bin/python3``, ``/usr/local/bin/docker``) or one in a
+    system directory is judged as its name would be; anything else run by a path (``./fix.sh``,
+    ``~/bin/heal``, ``/srv/scripts/check.sh``) is local code, which may do anything.
+    """
+    directory, _, name = path.rpartition("/")
+    return name if name in _KNOWN or directory in _SYSTEM_DIRECTORIES else None
 
 
 def _sed(arguments: list[str]) -> str | None:
@@ -191,14 +221,123 @@ def _find(arguments: list[str]) -> str | None:
     return _WRITES if _FIND_WRITES.intersection(arguments) else None
 
 
+def _interpreter(options: list[tuple[str, str]], language: str, code_options: tuple[str, ...],
+                 information: frozenset[str]) -> str | None:
+    """An interpreter given inline code reads unless the code shows a signal (:mod:`claudeops.inline_code`).
+
+    Without code it runs a script file, a module or standard input, none of which is seen,
+    unless it only prints its version or help.
+    """
+    codes = values(options, *code_options)
+    if codes:
+        return _CODE if any(code_changes(language, code) for code in codes) else None
+    return None if information.intersection(name for name, _ in options) else _SCRIPT
+
+
+_PYTHON = Syntax(short_values="cmWX", long_values=frozenset({"--check-hash-based-pycs"}), permute=False,
+                 ends_options="cm")
+_PYTHON_INFORMATION = frozenset({"-V", "--version", "-h", "-?", "--help", "--help-env", "--help-xoptions",
+                                 "--help-all"})
+_READING_MODULES = frozenset({"json.tool", "json", "platform", "sysconfig", "site"})
+"""Standard-library modules that only print (``python3 -m json.tool``); ``json.tool IN OUT`` writes OUT."""
+_JSON_TOOL = Syntax(long_values=frozenset({"--indent"}))
+
+
+def _python(arguments: list[str]) -> str | None:
+    """``python3 -c CODE`` is judged by its code; ``-m`` reads only for :data:`_READING_MODULES`.
+
+    A script, another module, ``-i`` or standard input (``python3 <<EOF``) is code this check cannot see.
+    """
+    options, operands = read_options(arguments, _PYTHON)
+    module = values(options, "-m")
+    if "-i" in (name for name, _ in options):
+        return _SCRIPT
+    if not module:
+        return _interpreter(options, "python", ("-c",), _PYTHON_INFORMATION)
+    if module[0] not in _READING_MODULES:
+        return _SCRIPT
+    if module[0].startswith("json"):
+        _, files = read_options(operands, _JSON_TOOL)
+        return _WRITES if len(files) > 1 and files[1] not in _DISCARDED else None
+    return None
+
+
 _PERL = Syntax(short_values="eEI", short_attached="iMmxFVdD", permute=False)
 """perl's switches up to the script (``-l``, ``-0`` and ``-C`` take digits, read here as more switches)."""
+_PERL_INFORMATION = frozenset({"-v", "-V", "-h", "--version", "--help"})
 
 
 def _perl(arguments: list[str]) -> str | None:
-    """``perl -i`` (``-pi -e``, ``-i.bak``) edits files in place; its code is not judged (see docs/runner.md)."""
+    """``perl -i`` (``-pi -e``, ``-i.bak``) edits files in place; ``-e``/``-E`` code is judged, a script is not seen."""
     options, _ = read_options(arguments, _PERL)
-    return _WRITES if any(name == "-i" for name, _ in options) else None
+    if any(name == "-i" for name, _ in options):
+        return _WRITES
+    return _interpreter(options, "perl", ("-e", "-E"), _PERL_INFORMATION)
+
+
+_RUBY = Syntax(short_values="eIrCFE", short_attached="ixWKT0", long_values=frozenset({
+    "--encoding", "--external-encoding", "--internal-encoding"}), permute=False)
+_RUBY_INFORMATION = frozenset({"-v", "--version", "-h", "--help", "-c"})
+
+
+def _ruby(arguments: list[str]) -> str | None:
+    """``ruby -i`` edits files in place; ``-e`` code is judged, a script is not seen (``-c`` only checks syntax)."""
+    options, _ = read_options(arguments, _RUBY)
+    if any(name == "-i" for name, _ in options):
+        return _WRITES
+    return _interpreter(options, "ruby", ("-e",), _RUBY_INFORMATION)
+
+
+_NODE = Syntax(clusters=False, long_values=frozenset({
+    "-e", "-eval", "-p", "-print", "-pe", "-r", "-require", "-import", "-loader", "-experimental-loader",
+    "-input-type", "-conditions", "-C", "-title"}), permute=False)
+"""node spells options like ``--eval`` and ``-pe`` (print and eval) whole; read with one dash (``-eval``)."""
+_NODE_INFORMATION = frozenset({"-v", "-version", "-h", "-help", "-c", "-check", "-V8-options"})
+
+
+def _node(arguments: list[str]) -> str | None:
+    """``node -e``/``-p`` code is judged; a script, standard input and preloaded modules (``-r``) are not seen."""
+    options, _ = read_options(arguments, _NODE)
+    if {"-r", "-require", "-import", "-loader", "-experimental-loader"}.intersection(name for name, _ in options):
+        return _SCRIPT
+    return _interpreter(options, "node", ("-e", "-eval", "-p", "-print", "-pe"), _NODE_INFORMATION)
+
+
+_PHP = Syntax(short_values="rfBRFEdcztS", permute=False)
+_PHP_INFORMATION = frozenset({"-v", "--version", "-h", "--help", "-m", "-i", "-l", "-s", "-w"})
+"""Besides version and help: modules, phpinfo, and ``-l``/``-s``/``-w`` (lint, highlight, strip) read a script."""
+
+
+def _php(arguments: list[str]) -> str | None:
+    """``php -r`` code (also ``-B``/``-R``/``-E``) is judged; a script or the built-in server (``-S``) is not seen."""
+    options, _ = read_options(arguments, _PHP)
+    if {"-f", "-F", "-S"}.intersection(name for name, _ in options):
+        return _SCRIPT
+    return _interpreter(options, "php", ("-r", "-B", "-R", "-E"), _PHP_INFORMATION)
+
+
+_AWK = Syntax(short_values="fFveEilW", short_attached="opdDL", long_values=frozenset({
+    "--field-separator", "--assign", "--file", "--source", "--exec", "--include", "--load"}), permute=False)
+_AWK_WRITES = frozenset({"-o", "-p", "-d", "--pretty-print", "--profile", "--dump-variables"})
+"""gawk options that write a file (a pretty-printed program, a profile, the variables)."""
+_AWK_UNSEEN = frozenset({"-f", "--file", "-E", "--exec", "-l", "--load", "-D", "--debug"})
+"""A program file, an extension, or the debugger reading its commands."""
+
+
+def _awk(arguments: list[str]) -> str | None:
+    """awk's program (its first operand, or gawk's ``-e``) is judged (:func:`claudeops.inline_code.awk_changes`).
+
+    A program file (``-f``), an included file or extension is not seen, and ``-i inplace`` edits files.
+    """
+    options, operands = read_options(arguments, _AWK)
+    names = {name for name, _ in options}
+    included = values(options, "-i", "--include")
+    if names & _AWK_WRITES or "inplace" in included:
+        return _WRITES
+    if names & _AWK_UNSEEN or included or any(value.startswith("e") for value in values(options, "-W")):
+        return _SCRIPT
+    programs = values(options, "-e", "--source") or operands[:1]
+    return _CODE if any(map(awk_changes, programs)) else None
 
 
 _CURL = Syntax(short_values="AbcCdDeEFHKmoPQrTtuUwxXyYz", long_values=frozenset({
@@ -490,5 +629,15 @@ _JUDGES: dict[str, Callable[[list[str]], str | None]] = {
     "nft": _nft, "ip": _ip, "mysqladmin": _mysqladmin,
     "mariadb-admin": _mysqladmin, "pg_ctl": _pg_ctl, "mongosh": _mongosh, "mongo": _mongosh,
     "ssh": _unseen_script, "source": _unseen_script, ".": _unseen_script, **dict.fromkeys(SHELLS, _unseen_script),
+    **dict.fromkeys(("python", "python2", "python3", "python2.7", "pypy", "pypy3",
+                     *(f"python3.{minor}" for minor in range(6, 20))), _python),
+    "ruby": _ruby, **dict.fromkeys((f"ruby{major}.{minor}" for major in (2, 3) for minor in range(10)), _ruby),
+    "node": _node, "nodejs": _node,
+    "php": _php, **dict.fromkeys((f"php{major}.{minor}" for major in (7, 8) for minor in range(10)), _php),
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _awk),
 }
-"""Programs whose options and operands decide (the rest are decided by their name or sub-command)."""
+"""Programs whose options and operands decide (the rest are decided by their name or sub-command); interpreters
+go by their versioned names too (``python3.11``, ``php8.2``), so the lookup stays one dict access."""
+
+_KNOWN = frozenset(_JUDGES) | _ALWAYS_MUTATING | frozenset(_MUTATING)
+"""Programs this check judges, wherever they are installed (:func:`_program`)."""

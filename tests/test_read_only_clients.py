@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claudeops.dry_run import mutating_command, mutating_reason
+from claudeops.inline_code import awk_changes
 from claudeops.queries import sql_reads
 
 TIER_1 = "tier 1 is read-only"
@@ -210,3 +211,94 @@ _SQL_PIECES = ["select", " ", "1", "'", '"', "`", "--", "-", "/*", "*/", "/*!", 
 def test_no_sql_text_hides_a_write_that_follows_it(prefix):
     """Whatever comes first (open quotes, comments, backslashes), a DROP on its own line is seen."""
     assert not sql_reads(prefix + "\n;DROP TABLE x")
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c \"import subprocess; subprocess.run(['docker', 'restart', 'x'])\"",
+    "python3 -c 'import os; os.system(\"docker restart x\")'",
+    "python3.11 -c 'import os; os.popen(\"reboot\")'",
+    "python3 -Ic 'import shutil; shutil.rmtree(\"/srv/cache\")'",
+    "python3 -c 'open(\"/etc/hosts\", \"a\").write(\"x\")'",
+    "python3 -c 'from pathlib import Path; Path(\"/srv/flag\").touch()'",
+    "python3 -c 'from os import remove; remove(\"/srv/x\")'",
+    "python3 -c 'import requests; requests.post(\"http://hass.lan/api\")'",
+    "python3 -c 'import urllib.request as u; u.urlopen(u.Request(\"http://x\", method=\"DELETE\"))'",
+    "sudo -u ops python3 -c 'import sqlite3; sqlite3.connect(\"app.db\").execute(\"delete from t\")'",
+    "perl -e 'system(\"docker restart x\")'",
+    "perl -e 'print `docker restart x`'",
+    "perl -e 'unlink \"/tmp/x\"'",
+    "perl -e 'open(my $f, \"| sh\")'",
+    "perl -MFile::Copy -e 'copy(\"a\", \"b\")'",
+    "ruby -e 'system \"docker restart x\"'",
+    "ruby -e 'File.write(\"/etc/x\", \"y\")'",
+    "node -e \"require('child_process').execSync('docker restart x')\"",
+    "node -p \"require('fs').rmSync('/srv/cache', {recursive: true})\"",
+    "node --eval='fetch(\"http://x\", {method: \"POST\"})'",
+    "php -r 'file_put_contents(\"/etc/x\", \"y\");'",
+    "php -r 'echo shell_exec(\"docker restart x\");'",
+    "awk 'BEGIN{system(\"docker restart x\")}'",
+    "awk '{printf \"%s\\n\", $1 | \"tee /tmp/out\"}' access.log",
+    "awk '{print | \"sh\"}' commands.txt",
+    "gawk 'BEGIN{\"docker restart x\" | getline; print}'",
+    "ssh nas \"perl -e 'unlink q{/srv/flag}'\"",
+    "docker exec web php -r 'unlink(\"/var/www/x\");'",
+])
+def test_tier_1_refuses_inline_code_that_can_run_commands_or_change_files(command):
+    reason = mutating_reason("Bash", {"command": command}, TIER_1)
+    assert reason is not None and "its code can run commands or change files" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "./fix.sh", "./fix.sh --all", "sudo ./fix.sh", "~/bin/heal jellyfin", "/opt/x/check.sh", "/srv/scripts/heal",
+    "find /srv -name '*.flag' -exec ./fix.sh {} \\;",
+    "python3 /tmp/fix.py", "python3 -u fix.py", "env python3 fix.py", "/srv/app/.venv/bin/python manage.py migrate",
+    "python3 -m some.module", "python3 -m http.server", "python3", "python3 <<EOF\nprint(1)\nEOF",
+    "python3 -i -c 'print(1)'", "ssh nas python3 /srv/heal.py",
+    "perl fix.pl", "ruby x.rb", "node x.js", "node -r ./patch.js -e '1'", "php x.php", "php -S 0.0.0.0:8000",
+    "awk -f fix.awk data", "gawk -i lib '{print}' f",
+])
+def test_tier_1_refuses_scripts_it_cannot_see(command):
+    reason = mutating_reason("Bash", {"command": command}, TIER_1)
+    assert reason is not None and "it runs a script this check cannot see" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "perl -pi -e 's/a/b/' f", "ruby -pi -e 'gsub(/a/, \"b\")' f", "gawk -i inplace '{print}' f",
+    "gawk -o out.awk '{print}'", "gawk --profile '{print}' f", "python3 -m json.tool in.json out.json",
+])
+def test_tier_1_refuses_interpreter_options_that_write_files(command):
+    reason = mutating_reason("Bash", {"command": command}, TIER_1)
+    assert reason is not None and "would change the system" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"status\"])'",
+    "docker inspect x | python3 -c \"import json,sys; d=json.load(sys.stdin); print(d[0]['State']['Status'])\"",
+    "python3 -c 'print(open(\"/etc/hosts\").read())'", "python3 -c 'print(open(\"/etc/hosts\", \"rb\").read())'",
+    "python3 -c 'import re; print(re.compile(\"a+\").findall(\"aaa\"))'",
+    "python3 -c 'import socket; print(socket.gethostbyname(\"nas.lan\"))'",
+    "python3 -c 'import os; print(os.path.exists(\"/srv/flag\"), os.getloadavg())'",
+    "python3 -c 'print(1)' --version", "python3 --version", "python3.12 -V",
+    "python3 -m json.tool", "python3 -m json.tool --indent 2 status.json", "python3 -m platform",
+    "/opt/venv/bin/python3 -c 'import sys; print(sys.version)'",
+    "awk '{print $1}' file", "awk -F: '$3>1000' /etc/passwd", "awk -e '{print $1}' f", "mawk -W version",
+    "awk '/error|warn/ {n++} END {print n}' /var/log/syslog",
+    "perl -ne 'print if /error/' log", "perl -ne 'print if /system error/' log", "perl -v",
+    "ruby -e 'puts RUBY_VERSION'", "ruby -rjson -e 'puts JSON.parse(STDIN.read)[\"a\"]'",
+    "node -e 'console.log(process.version)'", "node -pe 'process.versions.node'", "node --version",
+    "php -r 'echo PHP_VERSION;'", "php -v", "php -l index.php",
+    "jq .status status.json", "/usr/bin/docker ps", "/usr/bin/curl -fsS http://x/health", "/bin/cat /etc/hosts",
+    "/usr/local/bin/docker logs --tail 20 x", "/opt/bin/docker ps",
+])
+def test_tier_1_allows_read_only_interpreter_one_liners_and_programs_by_system_path(command):
+    assert mutating_command(command) is None
+
+
+@pytest.mark.parametrize(("program", "changes"), [
+    ('{print ($2 > 80 ? "hot" : "ok")}', False), ('{print $1 " -> " $2}', False), ("NR>1 {print $2}", False),
+    ('{getline line < "/etc/hosts"; print line}', False),
+    ("{print $1 > 5}", True), ('{printf "%s\\n", $1 >> "log"}', True), ('{print |& "cmd"}', True),
+    ('@load "filefuncs"', True),
+])
+def test_awk_print_redirects_only_outside_parentheses_and_strings(program, changes):
+    assert awk_changes(program) is changes
