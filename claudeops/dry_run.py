@@ -28,7 +28,7 @@ from typing import Any
 from claudeops.argv import Syntax, read_options, subcommand, values
 from claudeops.inline_code import awk_changes, code_changes
 from claudeops.queries import mongo_reads, psql_meta_reads, redis_reads, sql_reads, sqlite_dot_reads
-from claudeops.shell import SHELLS, commands_as_written
+from claudeops.shell import QUOTED, SHELLS, commands_as_written
 
 WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 
@@ -133,9 +133,11 @@ def mutating_command(command: str) -> str | None:
 
 def _first_refused(command: str) -> tuple[str, str] | None:
     """The first refused simple command of ``command`` (shortened to a line) and why it is refused."""
-    if ">" in command and _FILE_REDIRECT.search(command):  # one memchr settles most commands
+    if ">" in command and _FILE_REDIRECT.search(QUOTED.sub("", command)):  # quoted ">" is text: awk 'NR>1'
         return "output redirection into a file", _WRITES
     for words in commands_as_written(command):
+        if ">" in words[0]:  # a redirection into a file, found inside a script (shell.py)
+            return "output redirection into a file", _WRITES
         why = _refusal(words)
         if why is not None:
             text = " ".join(words)

@@ -33,7 +33,7 @@ _PLAIN_TOKEN = re.compile(r"[();<>|&\n`]+|[^ \t\r();<>|&\n`]+")
 """Runs of separators, or of anything else but blanks: exactly shlex's tokens when there are no quotes or escapes."""
 _NEEDS_PARSING = re.compile(r"[();<>|&\n`$\"'\\\t\r]")
 """A command line without any of these is one simple command whose words are its space-separated runs."""
-_QUOTED = re.compile(r"""'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]""")
+QUOTED = re.compile(r"""'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]""")
 """A quoted string or an escaped character: separators in it are text (``find … -exec rm {} \\;``)."""
 _HIDE = str.maketrans({char: chr(0xE000 + index) for index, char in enumerate(_PUNCTUATION)})
 _SHOW = str.maketrans({chr(0xE000 + index): char for index, char in enumerate(_PUNCTUATION)})
@@ -154,20 +154,42 @@ def _parsed_commands(command: str, depth: int) -> list[list[str]]:
 
 
 def _split(command: str) -> list[list[str]]:
-    """The command line cut at separators, redirections removed."""
+    """The command line cut at separators, redirections taken out of the words.
+
+    Output written into a file (``> /etc/hosts``, ``>> log``) is a simple command of its own,
+    ``[">", "/etc/hosts"]``, wherever it hides (``sh -c 'echo x > f'``): a write the read-only
+    check must see, and no program for the cooldown patterns. A ``>`` inside quotes is text
+    (``awk 'NR>1'``).
+    """
     commands: list[list[str]] = [[]]
-    skip_next = False
+    writes: list[list[str]] = []
+    redirection = None
     for token in _tokens(command):
-        if skip_next:
-            skip_next = False
+        if redirection is not None:
+            if _writes_file(redirection, token):
+                writes.append([redirection, token])
+            redirection = None
             continue
         if ("<" in token or ">" in token) and _REDIRECTION.match(token):
-            skip_next = True  # the file or descriptor it redirects to
+            redirection = token  # the file or descriptor it redirects to comes next
         elif token and not token.strip(_SEPARATOR_CHARS):  # nothing but separators (and ``$`` of ``$(``)
             commands.append([])
         else:
             commands[-1].append(token if token.isascii() else token.translate(_SHOW))
-    return [words for words in commands if words]
+    return [words for words in commands if words] + writes
+
+
+def _writes_file(redirection: str, target: str) -> bool:
+    """Whether ``redirection target`` writes into a file: not input, not a descriptor, not a device."""
+    if ">" not in redirection:
+        return False
+    if redirection.endswith("&") and (target.isdigit() or target == "-"):
+        return False  # ``2>&1``: a copy of a descriptor
+    return target not in NOT_FILES
+
+
+NOT_FILES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+"""Redirection targets that write nothing anywhere."""
 
 
 def _tokens(command: str) -> list[str]:
@@ -181,7 +203,7 @@ def _tokens(command: str) -> list[str]:
     """
     if '"' not in command and "'" not in command and "\\" not in command:
         return _PLAIN_TOKEN.findall(command)
-    hidden = _QUOTED.sub(lambda quoted: quoted.group().translate(_HIDE), command)
+    hidden = QUOTED.sub(lambda quoted: quoted.group().translate(_HIDE), command)
     lexer = shlex.shlex(hidden, posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace_split = True
     lexer.whitespace = " \t\r"

@@ -152,3 +152,25 @@ _PIECES = ["sk-ant-", "api03", "Authorization", "AUTHORIZATION", "x-api-key", "X
 def test_a_line_the_quick_check_lets_through_holds_nothing_to_redact(line):
     literals = ("plain-key-without-prefix",)
     assert may_hold_secret(line, literals) or redact(line, literals) == line
+
+
+@pytest.mark.parametrize("command", [
+    "echo 10.0.0.5 nas >> /etc/hosts",
+    "sh -c 'date > /var/tmp/stamp'",
+    "ssh nas 'cat /etc/fstab > /tmp/fstab.bak'",
+    "docker logs web 2> /tmp/err.log",
+    "eval 'uptime > /tmp/up'",
+])
+def test_output_redirected_into_a_file_is_refused_wherever_it_hides(command):
+    assert mutating_command(command) == "output redirection into a file"
+
+
+@pytest.mark.parametrize("command", [
+    "awk 'NR>1{print $2}' /proc/net/dev",
+    """awk '{print $1 " -> " $2}' /etc/hosts""",
+    "docker logs web 2>&1 | tail -20",
+    "curl -s -o /dev/null -w '%{http_code}' http://nas:8096/health 2>/dev/null",
+    "grep -c '>' /var/log/caddy/access.log",
+])
+def test_a_quoted_comparison_or_a_redirection_to_a_descriptor_or_dev_null_reads(command):
+    assert mutating_command(command) is None
