@@ -43,6 +43,7 @@ def test_event_with_a_service_is_stored_with_that_service_in_lower_case(app):
     ("'jellyfin'", "jellyfin"),
     ('"Jellyfin"', "jellyfin"),
     (" sonarr ", "sonarr"),
+    (" 'nextcloud' ", "nextcloud"),
     ("s" * 100, "s" * 100),
     ("", None),
     (" ", None),

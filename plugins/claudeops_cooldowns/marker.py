@@ -13,8 +13,9 @@ import re
 
 from claudeops.dry_run import read_only_mode
 from claudeops.markers import Marker, MarkerType
+from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH
 from claudeops.session import Session
-from claudeops_cooldowns.names import MARKER_SERVICE, MAX_NAME_LENGTH, service_name
+from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.repository import record_action
 from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART
 
@@ -104,4 +105,4 @@ def warn_malformed(session: Session, text: str) -> None:
     """A line that starts like a cooldown record but is not one: say so, store nothing."""
     log.warning("session #%s: ignored malformed cooldown marker (expected [COOLDOWN:restart|redeployment:"
                 "<service>] success|failure — message, the service up to %d letters, digits, '_', '.' or '-'): "
-                "%.200s", session.id, MAX_NAME_LENGTH, text.strip())
+                "%.200s", session.id, MAX_SERVICE_LENGTH, text.strip())

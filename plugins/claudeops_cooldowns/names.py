@@ -8,15 +8,9 @@ name and checked under another, and the limit would never bite.
 
 from __future__ import annotations
 
-QUOTES = "'\""
+from claudeops.services import unquoted
+
 SYSTEMD_SUFFIX = ".service"
-MAX_NAME_LENGTH = 100
-_NAME = f"[A-Za-z0-9_.-]{{1,{MAX_NAME_LENGTH}}}"
-MARKER_SERVICE = rf"""[ \t]*(?:{_NAME}|'{_NAME}'|"{_NAME}")[ \t]*"""
-"""The service a ``[COOLDOWN]`` marker may name: letters, digits, ``_``, ``.`` and ``-`` (the memory
-marker's service characters, plus ``.`` for ``jellyfin.service``), up to 100 of them, quoted or not.
-Containers, compose services and systemd units are named so; anything else (a 5,000-character
-word, ``host:svc``, spaces) is not a name a command acted on, and would flood ``claudeops cooldowns``."""
 
 
 def service_name(text: str) -> str:
@@ -24,4 +18,4 @@ def service_name(text: str) -> str:
 
     Empty when nothing of a name is left (``''``, ``.service``).
     """
-    return text.strip().strip(QUOTES).strip().lower().removesuffix(SYSTEMD_SUFFIX)
+    return unquoted(text).lower().removesuffix(SYSTEMD_SUFFIX)

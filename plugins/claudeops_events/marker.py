@@ -11,19 +11,14 @@ import logging
 import re
 
 from claudeops.markers import Marker, MarkerType
+from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, unquoted
 from claudeops.session import Session
 from claudeops_events.levels import normalise_level
 
 log = logging.getLogger(__name__)
 
-QUOTES = "'\""
-
-MAX_SERVICE_LENGTH = 100
-_NAME = f"[A-Za-z0-9_.-]{{1,{MAX_SERVICE_LENGTH}}}"
-SERVICE = rf"""[ \t]*(?:{_NAME}|'{_NAME}'|"{_NAME}")?[ \t]*"""
-"""The service an event may name: letters, digits, ``_``, ``.`` and ``-`` (the memory marker's service
-characters, plus ``.`` for ``jellyfin.service``), up to 100 of them, quoted or not, or nothing. The
-dashboard lists and filters by it, so a 5,000-character word or ``a:b`` is a malformed marker, not a service."""
+SERVICE = rf"(?:{MARKER_SERVICE}|[ \t]*)"
+"""The service an event may name (see :mod:`claudeops.services`), or nothing (``[EVENT:info:]``)."""
 
 EVENT_PATTERN = re.compile(
     r"\[EVENT:(?=[ \t]*[^:\]\s])(?P<level>[^:\]]+)(?::(?P<service>" + SERVICE + r"))?\][ \t]*(?P<message>\S.*)")
@@ -57,7 +52,7 @@ def event_marker_type() -> MarkerType:
 def handle_event(session: Session, marker: Marker) -> None:
     """Record the event at the time the marker was seen (``session.now()``), its service without quotes."""
     level, service, message = marker.groups
-    session.record_event(normalise_level(level or ""), message or "", (service or "").strip(QUOTES) or None)
+    session.record_event(normalise_level(level or ""), message or "", unquoted(service or "") or None)
 
 
 def warn_malformed(session: Session, text: str) -> None:
