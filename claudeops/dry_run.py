@@ -28,11 +28,10 @@ from typing import Any
 from claudeops.argv import Syntax, read_options, subcommand, values
 from claudeops.inline_code import awk_changes, code_changes
 from claudeops.queries import mongo_reads, psql_meta_reads, redis_reads, sql_reads, sqlite_dot_reads
-from claudeops.shell import QUOTED, SHELLS, commands_as_written
+from claudeops.shell import SHELLS, commands_as_written
 
 WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 
-_FILE_REDIRECT = re.compile(r"(?<![0-9&])>{1,2}\s*(?!&|/dev/null\b)\S")
 
 _COMPOSE_WRITES = frozenset({"up", "down", "restart", "start", "stop", "kill", "rm", "pull", "create", "run",
                              "pause", "unpause", "build", "push"})
@@ -133,10 +132,8 @@ def mutating_command(command: str) -> str | None:
 
 def _first_refused(command: str) -> tuple[str, str] | None:
     """The first refused simple command of ``command`` (shortened to a line) and why it is refused."""
-    if ">" in command and _FILE_REDIRECT.search(QUOTED.sub("", command)):  # quoted ">" is text: awk 'NR>1'
-        return "output redirection into a file", _WRITES
     for words in commands_as_written(command):
-        if ">" in words[0]:  # a redirection into a file, found inside a script (shell.py)
+        if ">" in words[0]:  # a redirection into a file, at any depth (shell.py reports it as its own command)
             return "output redirection into a file", _WRITES
         why = _refusal(words)
         if why is not None:

@@ -26,9 +26,11 @@ MAX_DEPTH = 6
 
 _PUNCTUATION = "();<>|&\n`"
 _SEPARATOR_CHARS = _PUNCTUATION + "$"
-_REDIRECTION = re.compile(r"^[<>&]*[<>][<>&]*$")
+_REDIRECTION = re.compile(r"^[<>&]*[<>][<>&]*\|?$")
+"""``>``, ``>>``, ``2>``'s operator, ``>&``, ``&>``, ``<``, and ``>|`` (write even with noclobber)."""
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_FALLBACK_SPLIT = re.compile(r"(\|\||&&|[;&|()`\n]|\$\()")
+_FALLBACK_SPLIT = re.compile(r"(\|\||&&|&>>?|>>|>&|>\||[;&|()`\n<>]|\$\()")
+"""Separators and redirections, for a line shlex cannot read (an unbalanced quote)."""
 _PLAIN_TOKEN = re.compile(r"[();<>|&\n`]+|[^ \t\r();<>|&\n`]+")
 """Runs of separators, or of anything else but blanks: exactly shlex's tokens when there are no quotes or escapes."""
 _NEEDS_PARSING = re.compile(r"[();<>|&\n`$\"'\\\t\r]")

@@ -160,6 +160,8 @@ def test_a_line_the_quick_check_lets_through_holds_nothing_to_redact(line):
     "ssh nas 'cat /etc/fstab > /tmp/fstab.bak'",
     "docker logs web 2> /tmp/err.log",
     "eval 'uptime > /tmp/up'",
+    "echo hi >| /tmp/f",
+    "echo 'an unbalanced quote > /etc/hosts",
 ])
 def test_output_redirected_into_a_file_is_refused_wherever_it_hides(command):
     assert mutating_command(command) == "output redirection into a file"
