@@ -43,10 +43,11 @@ from typing import Any
 from claude_agent_sdk import AssistantMessage, ClaudeAgentOptions, TextBlock, query
 
 from claudeops.app import App
-from claudeops.dry_run import mutating_reason, read_only_mode
+from claudeops.dry_run import mutating_reason
 from claudeops.plugins import DEFAULT_PLUGINS
 from claudeops.replay import ReplayTransport, bash, read_recording, script_to_stream
 from claudeops.runner import RunRequest, run_chain
+from claudeops.session import read_only_mode
 from claudeops.sessions import insert_session_row, update_session_row
 from claudeops.store import close_store, db
 from claudeops.transcript import TeeTransport, TranscriptWriter

@@ -93,19 +93,6 @@ _CODE = ("is not run: its code can run commands or change files, which this chec
 cannot see or follow (then the agent is told how to show them, so a read-only check is one rephrasing away)."""
 
 
-READ_ONLY_TIER = 1
-"""Tier 1 observes: the same check refuses its state-changing calls, whatever the allow rules say."""
-
-
-def read_only_mode(dry_run: bool, tier: int) -> str | None:
-    """Why a session may not change anything ("dry run", "tier 1 is read-only"), or ``None``."""
-    if dry_run:
-        return "dry run"
-    if tier == READ_ONLY_TIER:
-        return f"tier {tier} is read-only"
-    return None
-
-
 def mutating_reason(tool_name: str, tool_input: dict[str, Any], mode: str = "dry run") -> str | None:
     """Why this call is refused in a read-only ``mode``, or ``None`` when it only reads."""
     if tool_name in WRITING_TOOLS:

@@ -43,6 +43,23 @@ class Handoff:
     events: tuple[str, ...] = ()
 
 
+READ_ONLY_TIER = 1
+"""Tier 1 observes: the runner's tool gate refuses its state-changing calls, whatever the allow rules say."""
+
+
+def read_only_mode(dry_run: bool, tier: int) -> str | None:
+    """Why a session may not change anything ("dry run", "tier 1 is read-only"), or ``None``.
+
+    Here, not next to the check in :mod:`claudeops.dry_run`: plugins ask it (a cooldown recorded at
+    tier 1 did not happen), and importing the check would load the shell parser at every start.
+    """
+    if dry_run:
+        return "dry run"
+    if tier == READ_ONLY_TIER:
+        return f"tier {tier} is read-only"
+    return None
+
+
 @dataclass
 class Session:
     """A running session as plugins see it."""
@@ -68,6 +85,11 @@ class Session:
     @property
     def settings(self) -> TierSettings:
         return self.config.tier(self.tier)
+
+    @property
+    def read_only(self) -> str | None:
+        """Why this session may not change anything, or ``None`` (see :func:`read_only_mode`)."""
+        return read_only_mode(self.dry_run, self.tier)
 
     def now(self) -> str:
         """The current time as stored text, from the session's clock."""

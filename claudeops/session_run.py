@@ -32,7 +32,7 @@ from claude_agent_sdk._internal.transport.subprocess_cli import SubprocessCLITra
 
 from claudeops.app import App
 from claudeops.clock import now_timestamp
-from claudeops.dry_run import mutating_reason, read_only_mode
+from claudeops.dry_run import mutating_reason
 from claudeops.failures import exception_failure, result_failure
 from claudeops.hookcalls import PluginCalls
 from claudeops.lock import run_domain
@@ -206,7 +206,7 @@ class SessionRun:
         try:
             await self.calls.each("before_session", session=session)
             prompt = load_tier_prompt(self.app.config, session.tier, self.app.markers, self.settings.prompt)
-            self._read_only = read_only_mode(session.dry_run, session.tier)
+            self._read_only = session.read_only
             self._checks_tools = self.calls.has("check_tool_use")
             gated = self._read_only is not None or self._checks_tools
             replayed = self.settings.transport_factory(session.tier) if self.settings.transport_factory else None

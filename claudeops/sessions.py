@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 import peewee
-from playhouse.migrate import SchemaMigrator, migrate
 
 from claudeops.clock import from_timestamp, now_timestamp, utc_now
 from claudeops.store import BaseModel, Migration, db, insert_returning_id, portable_sql
@@ -69,21 +69,25 @@ def _create_sessions(database: peewee.Database) -> None:
         database.create_tables([Session0001])
 
 
-def _add_duration_api_ms(database: peewee.Database) -> None:
-    """The time the model API spent on the session (``ResultMessage.duration_api_ms``), next to the wall time."""
-    migrate(SchemaMigrator.from_database(database).add_column(
-        "sessions", "duration_api_ms", peewee.IntegerField(null=True)))
+def _add_column(name: str, column: peewee.Field) -> Callable[[peewee.Database], None]:
+    """A migration adding one column to ``sessions`` with peewee's schema migrator (SQLite and PostgreSQL).
+
+    The migrator is imported when a migration runs, not when claudeops starts.
+    """
+    def apply(database: peewee.Database) -> None:
+        from playhouse.migrate import SchemaMigrator, migrate
+
+        migrate(SchemaMigrator.from_database(database).add_column("sessions", name, column))
+    return apply
 
 
-def _add_runner(database: peewee.Database) -> None:
-    """Which runner a row belongs to (:func:`claudeops.lock.run_domain`), so hosts sharing a database
-    only ever mark their own abandoned rows."""
-    migrate(SchemaMigrator.from_database(database).add_column("sessions", "runner", peewee.TextField(null=True)))
-
-
-CORE_MIGRATIONS = (Migration("0001_create_sessions", _create_sessions),
-                   Migration("0002_add_duration_api_ms", _add_duration_api_ms),
-                   Migration("0003_add_runner", _add_runner))
+CORE_MIGRATIONS = (
+    Migration("0001_create_sessions", _create_sessions),
+    # the time the model API spent on the session (ResultMessage.duration_api_ms), next to the wall time
+    Migration("0002_add_duration_api_ms", _add_column("duration_api_ms", peewee.IntegerField(null=True))),
+    # which runner a row belongs to (lock.run_domain): hosts sharing a database settle only their own rows
+    Migration("0003_add_runner", _add_column("runner", peewee.TextField(null=True))),
+)
 
 
 def start_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import re
 
-from claudeops.dry_run import read_only_mode
 from claudeops.markers import Marker, MarkerType
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH
 from claudeops.session import Session
@@ -85,7 +84,7 @@ def handle_cooldown(session: Session, marker: Marker) -> bool:
     tier 1 and in a dry run, so such a record describes something that did not happen, and
     counting it would put the service into cooldown for nothing.
     """
-    read_only = read_only_mode(session.dry_run, session.tier)
+    read_only = session.read_only
     if read_only is not None:
         log.warning("session #%s: cooldown marker not counted (%s: the runner refuses every restart and "
                     "redeployment, so it records an action that did not happen): %.200s", session.id, read_only,
