@@ -9,7 +9,7 @@ from typing import Any
 import peewee
 
 from claudeops.clock import from_timestamp, now_timestamp, utc_now
-from claudeops.store import BaseModel, Migration, db, insert_returning_id, portable_sql
+from claudeops.store import BaseModel, Migration, db, insert_returning_id, is_row_id, portable_sql
 
 STATUSES = ("running", "completed", "failed", "interrupted", "escalated")
 
@@ -153,6 +153,8 @@ def count_sessions(status: str | None = None) -> int:
 
 
 def get_session_dict(session_id: int) -> dict[str, Any] | None:
+    if not is_row_id(session_id):  # a number no row can have (SQLite could not even bind it)
+        return None
     row = SessionRow.select().where(SessionRow.id == session_id).dicts().first()
     return with_elapsed(row) if row else None
 

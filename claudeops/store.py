@@ -27,6 +27,19 @@ log = logging.getLogger(__name__)
 db = peewee.DatabaseProxy()
 """The one database every model binds to; initialised by :func:`open_store`."""
 
+MAX_ROW_ID = 2**63 - 1
+"""The largest id a row can have: SQLite's INTEGER limit (PostgreSQL's columns are narrower still).
+
+A bigger number names no row, and SQLite cannot even bind it as a parameter (``OverflowError``),
+so ids typed by an operator (CLI arguments, URLs) are checked with :func:`is_row_id` first.
+"""
+
+
+def is_row_id(value: int) -> bool:
+    """Whether ``value`` could be a row's id (1 to :data:`MAX_ROW_ID`); any other number names no row."""
+    return 1 <= value <= MAX_ROW_ID
+
+
 LOCKED_PATIENCE_SECONDS = 60.0
 """How long a session keeps retrying a write SQLite refused as locked, on top of each attempt's
 own busy timeout: an unattended run should wait out a long dashboard edit or an operator's open

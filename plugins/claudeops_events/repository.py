@@ -12,7 +12,7 @@ from typing import Any
 import peewee
 
 from claudeops.notable import LEVELS, NotableEvent
-from claudeops.store import db
+from claudeops.store import db, is_row_id
 from claudeops_events.levels import normalise_level, parse_level
 from claudeops_events.models import EventRow
 from claudeops_events.since import parse_since
@@ -91,8 +91,8 @@ def _filtered(query: peewee.ModelSelect, *, level: str | None = None, service: s
         query = query.where(EventRow.service == service.strip().lower())
     if since is not None:
         query = query.where(EventRow.created_at >= parse_since(since))
-    if session_id is not None:
-        query = query.where(EventRow.session == session_id)
+    if session_id is not None:  # a number no row can have matches nothing (SQLite could not even bind it)
+        query = query.where(EventRow.session == session_id) if is_row_id(session_id) else query.where(False)
     return query
 
 

@@ -16,17 +16,6 @@ from claudeops_memory.settings import DEFAULT_CONFIDENCE
 CATEGORIES: tuple[str, ...] = ("timing", "dependency", "behavior", "remediation", "maintenance")
 """SPEC-0015 "Memory Categories", in the order the prompt and the CLI list them."""
 
-MAX_ID = 2**63 - 1
-"""The largest id a memory can have: SQLite's INTEGER limit (PostgreSQL's column is narrower still).
-
-A bigger number names no memory, and SQLite cannot even bind it as a parameter (``OverflowError``),
-so ids typed by an operator are checked with :func:`is_memory_id` before they reach a query.
-"""
-
-
-def is_memory_id(value: int) -> bool:
-    """Whether ``value`` could be a memory's id (1 to :data:`MAX_ID`); any other number names no memory."""
-    return 1 <= value <= MAX_ID
 
 
 class IntegerBooleanField(peewee.IntegerField):

@@ -24,10 +24,10 @@ from typing import Any
 import peewee
 
 from claudeops.clock import now_timestamp
-from claudeops.store import db
+from claudeops.store import db, is_row_id
 from claudeops_memory.confidence import active_sql, clamp_confidence, confidence_sql, is_active_confidence
 from claudeops_memory.context import plan_memory_context
-from claudeops_memory.models import ACTIVE, CATEGORIES, INACTIVE, Memory, is_memory_id
+from claudeops_memory.models import ACTIVE, CATEGORIES, INACTIVE, Memory
 from claudeops_memory.settings import DEFAULT_CONFIDENCE, MAX_OBSERVATION_CHARS, MIN_CONFIDENCE
 
 __all__ = [
@@ -129,7 +129,7 @@ def _id_chunks(ids: Iterable[int]) -> Iterable[list[int]]:
 
     Numbers that cannot be an id are dropped: they match no memory anyway, and SQLite could not bind them.
     """
-    return peewee.chunked(sorted({memory_id for memory_id in ids if is_memory_id(memory_id)}), _IDS_PER_STATEMENT)
+    return peewee.chunked(sorted({memory_id for memory_id in ids if is_row_id(memory_id)}), _IDS_PER_STATEMENT)
 
 
 def _same_service(service: str | None) -> peewee.Expression:
@@ -182,7 +182,7 @@ def count_memories(*, service: str | None = None, category: str | None = None, i
 
 def _row(memory_id: int) -> Memory | None:
     """The row with ``memory_id``, or None; an impossible id (0, 2**64) is simply not found."""
-    return Memory.get_or_none(Memory.id == memory_id) if is_memory_id(memory_id) else None
+    return Memory.get_or_none(Memory.id == memory_id) if is_row_id(memory_id) else None
 
 
 def count_listed_before(memory: MemoryRecord, *, service: str | None = None, category: str | None = None) -> int:

@@ -180,3 +180,10 @@ def test_events_and_cooldowns_api(client):
     (state,) = client.get("/api/v1/cooldowns").json()
     assert (state["service"], state["action"], state["count"], state["limit"], state["remaining"]) == (
         "jellyfin", "restart", 1, 2, 1)
+
+
+def test_an_events_filter_on_a_session_id_beyond_64_bits_matches_nothing(client):
+    event("critical", "jellyfin is down", "jellyfin")
+    body = client.get("/api/v1/events?session_id=99999999999999999999").json()
+    assert (body["total"], body["items"]) == (0, [])
+    assert client.get("/events?session_id=99999999999999999999").status_code == 200

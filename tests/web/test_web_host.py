@@ -351,3 +351,9 @@ def test_an_unexpected_error_is_one_line_never_a_traceback(make_dashboard):
     assert "secret internals" not in page.text and "Traceback" not in page.text
     assert client.get("/api/v1/broken").json() == {
         "status_code": 500, "detail": "internal error (RuntimeError); see the server log"}
+
+
+@pytest.mark.parametrize("path", ["/sessions/99999999999999999999", "/sessions/99999999999999999999/transcript",
+                                  "/api/v1/sessions/99999999999999999999"])
+def test_a_session_id_beyond_64_bits_is_an_unknown_session_not_a_500(client, path):
+    assert client.get(path).status_code == 404

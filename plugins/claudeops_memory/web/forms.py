@@ -13,7 +13,7 @@ from typing import Any
 
 from litestar.exceptions import NotFoundException, ValidationException
 
-from claudeops_memory.models import MAX_ID, is_memory_id
+from claudeops.store import MAX_ROW_ID, is_row_id
 from claudeops_memory.repository import CATEGORIES, GENERAL
 
 SHOW_CHOICES = ("all", "active", "inactive")
@@ -68,8 +68,8 @@ def parse_ids(values: Iterable[Any]) -> list[int]:
             memory_id: int | None = int(str(value).strip())
         except ValueError:
             memory_id = None
-        if memory_id is None or not is_memory_id(memory_id):
-            raise ValidationException(f"ids must be memory ids (whole numbers from 1 to {MAX_ID:,}), not {value!r}")
+        if memory_id is None or not is_row_id(memory_id):
+            raise ValidationException(f"ids must be memory ids (whole numbers from 1 to {MAX_ROW_ID:,}), not {value!r}")
         ids.append(memory_id)
     if not ids:
         raise ValidationException("select at least one memory")
