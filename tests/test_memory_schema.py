@@ -81,3 +81,11 @@ def test_context_query_is_served_by_an_index_without_a_sort(memory_app: LoadedAp
 
     assert "INDEX" in plan
     assert "TEMP B-TREE" not in plan
+
+
+def test_service_names_stored_before_lower_casing_are_lower_cased(memory_app: LoadedApp) -> None:
+    db.execute_sql("INSERT INTO memories (category, service, observation, created_at, updated_at) "
+                   "VALUES ('timing', 'Jellyfin', 'x', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')")
+    db.execute_sql("DELETE FROM claudeops_migrations WHERE owner = 'memory' AND name = '007_lowercase_services'")
+    assert [step.name for step in apply_migrations(memory_app.app.migrations)] == ["007_lowercase_services"]
+    assert db.execute_sql("SELECT service FROM memories").fetchall() == [("jellyfin",)]

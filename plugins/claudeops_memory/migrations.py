@@ -81,7 +81,14 @@ def create_decay_ledger_and_lookup_indexes(database: peewee.Database) -> None:
         database.execute_sql(statement)
 
 
+def lowercase_services(database: peewee.Database) -> None:
+    """Service names are lower-cased on write and in filters; rows stored before that follow suit,
+    so ``Jellyfin`` rows are found by the dashboard's filter and as candidates for reinforcement."""
+    database.execute_sql("UPDATE memories SET service = LOWER(service) WHERE service <> LOWER(service)")
+
+
 MIGRATIONS = (
     Migration("005_create_memories", create_memories),
     Migration("006_decay_ledger_and_lookup_indexes", create_decay_ledger_and_lookup_indexes),
+    Migration("007_lowercase_services", lowercase_services),
 )
