@@ -54,7 +54,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
         route_handlers=[html, json_api, *assets.static_routes(htmx, contributions.static_dirs)],
         plugins=[HTMXPlugin(), MiddlewareErrorResponses(API_PATH, token_required=bool(settings.token))],
         template_config=TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment)),
-        middleware=[DefineMiddleware(LoopbackHostMiddleware, token=settings.token),
+        middleware=[*([] if settings.token else [DefineMiddleware(LoopbackHostMiddleware)]),
                     DefineMiddleware(auth.TokenAuthMiddleware, token=settings.token),
                     DefineMiddleware(CSRFUnlessBearerMiddleware, config=csrf_config(secret), token=settings.token)],
         dependencies={"web": Provide(lambda: web, use_cache=True, sync_to_thread=False)},

@@ -36,14 +36,13 @@ def host_name(header: str) -> str:
 
 
 class LoopbackHostMiddleware:
-    """Refuse requests addressed to a name other than a loopback one; a no-op when a token is configured."""
+    """Refuse requests addressed to a name other than a loopback one (installed only without a token)."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.token = token
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not self.token and scope["type"] == "http":
+        if scope["type"] == "http":
             header = Headers.from_scope(scope).get("host", "")
             if not is_loopback(host_name(header)):
                 raise ClientException(

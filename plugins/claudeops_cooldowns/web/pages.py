@@ -23,6 +23,7 @@ from litestar.response import Template
 from claudeops.store import db
 from claudeops_cooldowns import repository
 from claudeops_cooldowns.settings import Rules, rules_from
+from claudeops_cooldowns.web import NAV_ORDER
 
 
 def configured_rules(web: WebContext) -> Rules:
@@ -43,7 +44,7 @@ def cooldowns_page(request: HTMXRequest, web: NamedDependency[WebContext],
 
 
 def overview_card() -> OverviewCard:
-    return OverviewCard("cooldowns/partials/card.html", _card_context, order=40)
+    return OverviewCard("cooldowns/partials/card.html", _card_context, order=NAV_ORDER)  # where its page is
 
 
 def _card_context(web: WebContext) -> Mapping[str, Any]:

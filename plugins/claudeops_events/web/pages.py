@@ -23,6 +23,7 @@ from litestar.response import Template
 from claudeops.notable import LEVELS
 from claudeops.store import db
 from claudeops_events import repository
+from claudeops_events.web import NAV_ORDER
 
 SINCE_CHOICES = (("", "any time"), ("1h", "last hour"), ("24h", "last 24 h"), ("7d", "last 7 days"),
                  ("30d", "last 30 days"))
@@ -59,7 +60,7 @@ def events_page(request: HTMXRequest, web: NamedDependency[WebContext],
 
 
 def overview_card() -> OverviewCard:
-    return OverviewCard("events/partials/card.html", _card_context, order=20)
+    return OverviewCard("events/partials/card.html", _card_context, order=NAV_ORDER)  # where its page is
 
 
 def _card_context(web: WebContext) -> Mapping[str, Any]:
