@@ -8,12 +8,13 @@ serves one shape for the other.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from litestar import Request, Response
-from litestar.exceptions import HTTPException, NotAuthorizedException, ValidationException
+from litestar.exceptions import HTTPException, NotAuthorizedException, NotFoundException, ValidationException
 from litestar.params import ParameterKwarg
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
@@ -115,3 +116,15 @@ def handle_internal_error(request: Request, exc: Exception) -> Response[Any]:
     internal = HTTPException(status_code=HTTP_500_INTERNAL_SERVER_ERROR,
                              detail=f"internal error ({type(exc).__name__}); see the server log")
     return handle_http_exception(request, internal)
+
+
+@contextmanager
+def operator_errors() -> Iterator[None]:
+    """A plugin's repository errors as HTTP errors: a bad value (``ValueError``) is a 400, an unknown
+    id (``KeyError``) a 404, each with the repository's one-line message."""
+    try:
+        yield
+    except KeyError as exc:
+        raise NotFoundException(str(exc.args[0]) if exc.args else "not found") from None
+    except ValueError as exc:
+        raise ValidationException(str(exc)) from None

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 from claudeops_web.pagination import ApiLimit, ApiOffset, OffsetPagination
+from claudeops_web.rendering import operator_errors
 from litestar import get
-from litestar.exceptions import ValidationException
 from litestar.params import QueryParameter
 
 from claudeops.store import db
@@ -22,10 +22,7 @@ def list_events(level: Annotated[str | None, QueryParameter(description="info, w
                 limit: ApiLimit = 50, offset: ApiOffset = 0) -> OffsetPagination[EventRecord]:
     """Events, newest first, matching every given filter."""
     filters = {"level": level, "service": service, "since": since, "session_id": session_id}
-    with db.connection_context():
-        try:
-            items = repository.list_events(limit=limit, offset=offset, **filters)
-            total = repository.count_events(**filters)
-        except ValueError as exc:
-            raise ValidationException(str(exc)) from None
+    with db.connection_context(), operator_errors():
+        items = repository.list_events(limit=limit, offset=offset, **filters)
+        total = repository.count_events(**filters)
     return OffsetPagination(items=items, total=total, limit=limit, offset=offset)

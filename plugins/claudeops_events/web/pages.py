@@ -12,10 +12,9 @@ from typing import Annotated, Any
 from claudeops_web import OverviewCard, SessionPanel
 from claudeops_web.context import WebContext
 from claudeops_web.pagination import Page
-from claudeops_web.rendering import page, wants_fragment
+from claudeops_web.rendering import operator_errors, page, wants_fragment
 from litestar import get
 from litestar.di import NamedDependency
-from litestar.exceptions import ValidationException
 from litestar.params import QueryParameter
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Template
@@ -46,13 +45,11 @@ def events_page(request: HTMXRequest, web: NamedDependency[WebContext],
     filters: dict[str, Any] = {"level": _blank_as_none(level), "service": _blank_as_none(service),
                                "since": _blank_as_none(since), "session_id": session_id}
     with db.connection_context():
-        try:
+        with operator_errors():
             total = repository.count_events(**filters)
             current = Page.of(page_number, web.settings.page_size, total,
                               {key: None if value is None else str(value) for key, value in filters.items()})
             events = repository.list_events(limit=current.size, offset=current.offset, **filters)
-        except ValueError as exc:
-            raise ValidationException(str(exc)) from None
         services = [] if wants_fragment(request) else repository.list_event_services()
     context: dict[str, Any] = {"events": events, "page": current, "levels": LEVELS, "services": services,
                                "since_choices": SINCE_CHOICES, **filters}

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from claudeops_web.context import WebContext
 from claudeops_web.pagination import ApiLimit, ApiOffset, OffsetPagination
+from claudeops_web.rendering import operator_errors
 from litestar import delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
@@ -91,7 +92,7 @@ def list_memories(web: NamedDependency[WebContext],
     """Memories, most trusted first, with the same filters as the page."""
     filters: dict[str, Any] = {"service": forms.service_filter(service), "category": forms.category_filter(category),
                                **forms.visibility(forms.show_filter(show))}
-    with db.connection_context(), forms.operator_errors():
+    with db.connection_context(), operator_errors():
         memories = repository.list_memories(limit=limit, offset=offset, **filters)
         return OffsetPagination(items=_out(web, memories), total=repository.count_memories(**filters),
                                 limit=limit, offset=offset)
@@ -111,7 +112,7 @@ def create_memory(web: NamedDependency[WebContext], data: JSONBody[MemoryIn]) ->
     """Add an operator memory (``session_id`` null); confidence defaults to ``memory.default_confidence``."""
     settings = _settings(web)
     confidence = settings.default_confidence if data.confidence is None else data.confidence
-    with db.connection_context(), forms.operator_errors():
+    with db.connection_context(), operator_errors():
         memory = repository.create_memory(category=data.category, observation=data.observation, service=data.service,
                                           confidence=confidence, session_id=None,
                                           min_confidence=settings.min_confidence,
@@ -126,7 +127,7 @@ def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int],
     if data.observation is None and data.confidence is None and data.active is None:
         raise ValidationException("nothing to change: send observation, confidence or active")
     settings = _settings(web)
-    with db.connection_context(), forms.operator_errors():
+    with db.connection_context(), operator_errors():
         memory = repository.update_memory(memory_id, observation=data.observation, confidence=data.confidence,
                                           active=data.active, min_confidence=settings.min_confidence,
                                           max_chars=settings.max_observation_chars)

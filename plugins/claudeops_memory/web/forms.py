@@ -7,11 +7,10 @@ Browsers send every field as text; a bad value becomes a 400 that says which fie
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from litestar.exceptions import NotFoundException, ValidationException
+from litestar.exceptions import ValidationException
 
 from claudeops.store import MAX_ROW_ID, is_row_id
 from claudeops_memory.repository import CATEGORIES, GENERAL
@@ -109,13 +108,3 @@ def visibility(show: str) -> dict[str, bool]:
     """``list_memories`` keyword arguments for a ``show`` choice."""
     return {"include_inactive": show != "active", "only_inactive": show == "inactive"}
 
-
-@contextmanager
-def operator_errors() -> Iterator[None]:
-    """Repository errors as HTTP errors: a bad value is a 400, an unknown id a 404."""
-    try:
-        yield
-    except KeyError as exc:
-        raise NotFoundException(str(exc.args[0]) if exc.args else "no such memory") from None
-    except ValueError as exc:
-        raise ValidationException(str(exc)) from None

@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 from claudeops_web import OverviewCard, SessionPanel
 from claudeops_web.context import WebContext
 from claudeops_web.pagination import Page
-from claudeops_web.rendering import CHANGED_EVENT_HEADER, changed, page, wants_fragment
+from claudeops_web.rendering import CHANGED_EVENT_HEADER, changed, operator_errors, page, wants_fragment
 from litestar import Response, delete, get, post, put
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
@@ -50,7 +50,7 @@ def _statuses(web: WebContext, memories: list[MemoryRecord]) -> dict[int, str]:
 def _table_context(web: WebContext, service: str | None, category: str | None, show: str,
                    page_number: int) -> dict[str, Any]:
     filters = forms.visibility(show)
-    with forms.operator_errors():
+    with operator_errors():
         total = repository.count_memories(service=service, category=category, **filters)
         current = Page.of(page_number, web.settings.page_size, total,
                           {"service": service, "category": category, "show": show if show != "all" else None})
@@ -90,7 +90,7 @@ def create_memory(request: HTMXRequest, web: NamedDependency[WebContext], data: 
     if observation is None or not observation.strip():
         raise ValidationException("observation is required: what should the agent remember?")
     confidence = forms.confidence_field(data)
-    with db.connection_context(), forms.operator_errors():
+    with db.connection_context(), operator_errors():
         memory = repository.create_memory(
             category=forms.text_field(data, "category") or "", observation=observation,
             service=forms.text_field(data, "service"),
@@ -154,7 +154,7 @@ def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int], da
     active = forms.bool_field(data, "active")
     if observation is None and confidence is None and active is None:
         raise ValidationException("nothing to change: send observation, confidence or active")
-    with db.connection_context(), forms.operator_errors():
+    with db.connection_context(), operator_errors():
         memory = repository.update_memory(memory_id, observation=observation, confidence=confidence,
                                           active=active, min_confidence=settings.min_confidence,
                                           max_chars=settings.max_observation_chars)
