@@ -14,6 +14,7 @@ from typing import Any
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 
 from claudeops.clock import from_timestamp
+from claudeops.wording import counted
 
 HOST_TEMPLATES = Path(__file__).parent / "templates"
 
@@ -27,7 +28,7 @@ def build_environment(plugin_dirs: Sequence[Path], globals_: Mapping[str, Any]) 
     env = Environment(loader=loader, autoescape=True, undefined=StrictUndefined, trim_blocks=True,
                       lstrip_blocks=True)
     env.filters.update(duration=format_duration, usd=format_usd, ago=format_ago, when=format_when,
-                       number=format_number)
+                       number=format_number, counted=counted)
     env.globals.update(globals_)
     return env
 
