@@ -8,10 +8,11 @@ and a deferred read-then-write transaction cannot be retried by the busy handler
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -119,15 +120,31 @@ class LockedPatience:
 
 def write_patiently(write: Callable[[], T], what: str) -> T:
     """``write()``, run again while the database is locked, for up to :data:`LOCKED_PATIENCE_SECONDS`."""
-    patience = LockedPatience(what)
+    patience: LockedPatience | None = None
     while True:
         try:
             return write()
         except Exception as exc:
+            patience = patience or LockedPatience(what)
             delay = patience.delay_after(exc)
             if delay is None:
                 raise
             time.sleep(delay)
+
+
+async def write_patiently_async(write: Callable[[], Awaitable[T]], what: str) -> T:
+    """:func:`write_patiently` for a write awaited on the event loop (a marker's handler), which keeps
+    running while it waits."""
+    patience: LockedPatience | None = None
+    while True:
+        try:
+            return await write()
+        except Exception as exc:
+            patience = patience or LockedPatience(what)
+            delay = patience.delay_after(exc)
+            if delay is None:
+                raise
+            await asyncio.sleep(delay)
 
 
 def close_store() -> None:

@@ -24,7 +24,7 @@ from claudeops.hookcalls import PluginCalls
 from claudeops.markers import Candidate, MarkerRegistry, MarkerType
 from claudeops.plugins import await_me_maybe
 from claudeops.session import Session
-from claudeops.store import LockedPatience
+from claudeops.store import write_patiently_async
 
 log = logging.getLogger(__name__)
 
@@ -157,17 +157,13 @@ class StreamDispatcher:
         transaction, and one refused as locked was rolled back whole, so running it again
         stores the marker once.
         """
-        patience: LockedPatience | None = None
-        while True:
-            try:
-                return await await_me_maybe(handler(self.session, argument)) is not False
-            except Exception as exc:
-                patience = patience or LockedPatience(f"session #{self.session.id}: {marker_type.name} marker")
-                delay = patience.delay_after(exc)
-                if delay is None:
-                    self.calls.fail(f"marker {marker_type.name} handler failed: {type(exc).__name__}: {exc}", exc)
-                    return False
-                await asyncio.sleep(delay)
+        try:
+            result = await write_patiently_async(lambda: await_me_maybe(handler(self.session, argument)),
+                                                 f"session #{self.session.id}: {marker_type.name} marker")
+        except Exception as exc:
+            self.calls.fail(f"marker {marker_type.name} handler failed: {type(exc).__name__}: {exc}", exc)
+            return False
+        return result is not False
 
 
 def _give_up(waiting: asyncio.Future[bool]) -> None:
