@@ -69,7 +69,7 @@ class StreamDispatcher:
         self._on_assistant_text = calls.has("on_assistant_text")
         self._on_marker = calls.has("on_marker")
         self._tool_uses_seen: set[str] = set()
-        self._waiting: dict[str, asyncio.Future[bool]] = {}
+        self._waiting: dict[str, asyncio.Future[None]] = {}
 
     async def handle(self, message: Any) -> None:
         if self._on_message:
@@ -97,7 +97,7 @@ class StreamDispatcher:
                 self.state.tool_calls += 1
                 self._tool_uses_seen.add(block.id)
                 if (waiting := self._waiting.pop(block.id, None)) is not None and not waiting.done():
-                    waiting.set_result(True)
+                    waiting.set_result(None)
         return texts
 
     def _count_turn(self, message: AssistantMessage) -> None:
@@ -115,14 +115,13 @@ class StreamDispatcher:
         """
         if not tool_use_id or tool_use_id in self._tool_uses_seen:
             return
-        loop = asyncio.get_running_loop()  # a future and a timer, not wait_for: this runs before each tool call
-        waiting = self._waiting.setdefault(tool_use_id, loop.create_future())
-        timer = loop.call_later(patience, _give_up, waiting)
+        waiting = self._waiting.setdefault(tool_use_id, asyncio.get_running_loop().create_future())
         try:
-            if not await waiting:
-                log.debug("session #%s: judged tool call %s before its message arrived", self.session.id, tool_use_id)
+            async with asyncio.timeout(patience):  # one timer on this task, not a task of its own as wait_for
+                await waiting
+        except TimeoutError:
+            log.debug("session #%s: judged tool call %s before its message arrived", self.session.id, tool_use_id)
         finally:
-            timer.cancel()
             self._waiting.pop(tool_use_id, None)
 
     async def handle_text(self, text: str) -> None:
@@ -164,8 +163,3 @@ class StreamDispatcher:
             self.calls.fail(f"marker {marker_type.name} handler failed: {type(exc).__name__}: {exc}", exc)
             return False
         return result is not False
-
-
-def _give_up(waiting: asyncio.Future[bool]) -> None:
-    if not waiting.done():
-        waiting.set_result(False)
