@@ -46,8 +46,8 @@ _CONTROL_FRAMES = frozenset({"control_response", "control_request", "control_can
 
 
 ToolGate = Callable[[str, dict[str, Any], str], Awaitable[str | None]]
-"""``(tool_name, tool_input, tool_use_id) -> refusal or None``, asked before each recorded tool call."""
-"""Asked with a tool's name and input before a replayed tool use: the refusal the model reads, or ``None``."""
+"""``(tool_name, tool_input, tool_use_id) -> refusal or None``, asked before each recorded tool call:
+the refusal the model reads instead of the tool's result, or ``None`` to let it run."""
 
 
 class ReplayError(Exception):
