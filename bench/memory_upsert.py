@@ -29,7 +29,7 @@ from claudeops_memory.markers import handle_memory_marker
 from memory_data import load_app
 
 from claudeops.session import Session
-from claudeops.sessions import start_session_row
+from claudeops.session_rows import start_session_row
 from claudeops.store import close_store
 
 SERVICES = [f"svc{number:02d}" for number in range(40)]

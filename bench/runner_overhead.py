@@ -43,14 +43,15 @@ from typing import Any
 from claude_agent_sdk import AssistantMessage, ClaudeAgentOptions, TextBlock, query
 
 from claudeops.app import App
-from claudeops.dry_run import mutating_reason
 from claudeops.plugins import DEFAULT_PLUGINS
-from claudeops.replay import ReplayTransport, bash, read_recording, script_to_stream
-from claudeops.runner import RunRequest, run_chain
+from claudeops.runner.chain import RunRequest, run_chain
+from claudeops.runner.replay import ReplayTransport, read_recording
+from claudeops.runner.script import bash, script_to_stream
+from claudeops.runner.transcript import TeeTransport, TranscriptWriter
 from claudeops.session import read_only_mode
-from claudeops.sessions import insert_session_row, update_session_row
+from claudeops.session_rows import insert_session_row, update_session_row
 from claudeops.store import close_store, db
-from claudeops.transcript import TeeTransport, TranscriptWriter
+from claudeops.toolgate.dry_run import mutating_reason
 
 CORE_ONLY = ("claudeops.environment", "claudeops.escalation")
 TARGET = 1.25

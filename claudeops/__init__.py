@@ -1,25 +1,100 @@
 """claudeops: scheduled Claude Agent SDK sessions that watch and repair a home lab.
 
-Plugin authors import what they need from here: ``hookimpl`` to implement hooks, and the
-record types hooks exchange.
+This module is **the plugin API**: everything a plugin may import from the core, built-in
+plugins and third-party plugins alike (``from claudeops import hookimpl, Session``). Any other
+``claudeops.*`` module is internal and may be renamed between versions; a test
+(``tests/core/test_architecture.py``) reads the imports of every built-in plugin and of the
+example plugin and fails on one that reaches past this list. ``docs/plugins.md`` documents each
+name. The dashboard host ``claudeops_web`` is the one plugin others may import as well (for its
+page-contribution types and helpers).
+
+The hooks themselves are declared in :mod:`claudeops.hookspecs`.
 """
 
+from claudeops.app import App
+from claudeops.cli.context import AppState, fail, open_store_or_fail, pass_app, refuse_to_overwrite
+from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
+from claudeops.config import Config, ConfigError, setting
+from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
 from claudeops.hookspecs import hookimpl
-from claudeops.markers import Marker, MarkerType
+from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
+from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.notable import NotableEvent
-from claudeops.session import Outcome, Session
-from claudeops.store import BaseModel, Migration
-
-__version__ = "0.1.0"
+from claudeops.plugins import PluginError
+from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, unquoted
+from claudeops.session import EscalationRequest, Handoff, Outcome, Session
+from claudeops.session_rows import STATUSES as SESSION_STATUSES
+from claudeops.session_rows import SessionRow, count_sessions, get_session_dict, session_dicts
+from claudeops.store import (
+    MAX_ROW_ID,
+    BaseModel,
+    Migration,
+    StoreError,
+    close_store,
+    db,
+    insert_returning_id,
+    is_row_id,
+    portable_sql,
+    write_patiently,
+)
+from claudeops.toolgate import simple_commands, without_global_options
+from claudeops.version import __version__
+from claudeops.wording import counted, one_line
 
 __all__ = [
+    "EVENT_LEVELS",
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_LOCKED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "MARKER_SERVICE",
+    "MAX_LINE_CHARS",
+    "MAX_ROW_ID",
+    "MAX_SERVICE_LENGTH",
+    "SESSION_STATUSES",
+    "App",
+    "AppState",
     "BaseModel",
+    "Clock",
+    "Config",
+    "ConfigError",
+    "EscalationRequest",
+    "FakeClock",
+    "Handoff",
     "Marker",
+    "MarkerRegistry",
     "MarkerType",
     "Migration",
     "NotableEvent",
     "Outcome",
+    "PluginError",
     "Session",
+    "SessionRow",
+    "StoreError",
     "__version__",
+    "close_store",
+    "count_sessions",
+    "counted",
+    "db",
+    "fail",
+    "from_timestamp",
+    "get_session_dict",
     "hookimpl",
+    "insert_returning_id",
+    "is_row_id",
+    "now_timestamp",
+    "one_line",
+    "open_store_or_fail",
+    "pass_app",
+    "portable_sql",
+    "refuse_to_overwrite",
+    "session_dicts",
+    "setting",
+    "simple_commands",
+    "to_timestamp",
+    "unquoted",
+    "utc_now",
+    "without_global_options",
+    "write_patiently",
 ]

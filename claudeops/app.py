@@ -28,7 +28,7 @@ from claudeops.config import (
     validate_core,
 )
 from claudeops.markers import MarkerRegistry
-from claudeops.sessions import CORE_MIGRATIONS
+from claudeops.session_rows import CORE_MIGRATIONS
 from claudeops.store import Migration, apply_migrations, migration_status, open_store
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,16 @@ class App:
     @property
     def hook(self) -> Any:
         return self.pm.hook
+
+    def logged_packages(self) -> tuple[str, ...]:
+        """The top-level package of every registered plugin, whose loggers ``log_level`` sets.
+
+        Taken from the plugins actually loaded, third parties included, so a plugin's own
+        ``logging.getLogger(__name__)`` follows ``--log-level`` like the core's.
+        """
+        names = (getattr(plugin, "__name__", None) or type(plugin).__module__
+                 for _, plugin in self.pm.list_name_plugin() if plugin is not None)
+        return tuple(dict.fromkeys(name.split(".")[0] for name in names))
 
     @property
     def state_dir(self) -> Path:

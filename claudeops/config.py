@@ -23,13 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claudeops.logs import LOG_FORMATS, LOG_LEVELS
 from claudeops.spelling import did_you_mean
 
 log = logging.getLogger(__name__)
 
 ENV_PREFIX = "CLAUDEOPS_"
 CORE_SECTION = ""  # top-level keys of config.toml
+LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_FORMATS = ("text", "json")
 
 
 class ConfigError(Exception):

@@ -10,18 +10,16 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Iterable
 from typing import TextIO
 
 import click
 
 from claudeops.clock import now_timestamp
-from claudeops.plugins import DEFAULT_PLUGINS
+from claudeops.config import LOG_FORMATS, LOG_LEVELS
 from claudeops.wording import one_line
 
-LOG_LEVELS = ("debug", "info", "warning", "error")
-LOG_FORMATS = ("text", "json")
-LOGGED_PACKAGES = tuple(dict.fromkeys(name.split(".")[0] for name in DEFAULT_PLUGINS))
-"""The top-level packages of the built-in plugins (the core among them), whose loggers ``log_level`` sets."""
+CORE_PACKAGE = "claudeops"
 
 SDK_LOGGER = "claude_agent_sdk"
 """The SDK logs the failures the runner already reports as a session's one-line reason (``Fatal
@@ -77,8 +75,12 @@ class StderrHandler(logging.StreamHandler):
         return sys.stderr
 
 
-def configure_logging(level: str = "warning", fmt: str = "text") -> None:
-    """Send the ``claudeops*`` loggers to stderr at ``level`` in ``fmt`` (text or json)."""
+def configure_logging(level: str = "warning", fmt: str = "text", packages: Iterable[str] = ()) -> None:
+    """Send the core's loggers and those of ``packages`` to stderr at ``level`` in ``fmt`` (text or json).
+
+    ``packages`` are the top-level packages of the loaded plugins (:meth:`claudeops.app.App.logged_packages`),
+    third parties included, so ``--log-level debug`` reaches a plugin's own ``logging.getLogger(__name__)``.
+    """
     if level not in LOG_LEVELS:
         raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
     if fmt not in LOG_FORMATS:
@@ -92,7 +94,7 @@ def configure_logging(level: str = "warning", fmt: str = "text") -> None:
     handler._claudeops = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(logging.WARNING)
-    for name in LOGGED_PACKAGES:
+    for name in dict.fromkeys((CORE_PACKAGE, *packages)):
         logging.getLogger(name).setLevel(level.upper())
     logging.getLogger(SDK_LOGGER).setLevel(level.upper() if level in ("debug", "info") else logging.CRITICAL)
 

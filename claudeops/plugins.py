@@ -37,6 +37,14 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "claudeops_memory",
     "claudeops_web",
 )
+"""Built-in plugins by the name they are registered (and disabled) under."""
+
+BUILTIN_MODULES = {
+    "claudeops.environment": "claudeops.default_plugins.environment",
+    "claudeops.escalation": "claudeops.default_plugins.escalation",
+}
+"""Built-ins whose module path differs from their name: they moved into ``claudeops/default_plugins/``
+and kept the names that existing ``plugins.disable`` settings use."""
 
 
 class PluginError(Exception):
@@ -109,7 +117,7 @@ def load_plugins(pm: pluggy.PluginManager, disabled: Iterable[str] = (), *, entr
             pm.set_blocked(name)
             report.disabled.append(name)
             continue
-        pm.register(importlib.import_module(name), name=name)
+        pm.register(importlib.import_module(BUILTIN_MODULES.get(name, name)), name=name)
     if entry_points:
         found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
         _load_entry_points(pm, found, blocked, report)
@@ -220,7 +228,7 @@ def describe_plugins(pm: pluggy.PluginManager) -> list[PluginInfo]:
 
 
 def _builtin_version() -> str:
-    from claudeops import __version__
+    from claudeops.version import __version__
 
     return __version__
 

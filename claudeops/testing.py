@@ -56,7 +56,7 @@ def make_session(claudeops_app: App) -> Callable[..., Session]:
     """Factory: ``make_session(tier=1, model="haiku", trigger="test")`` with a real row."""
     from claudeops.clock import now_timestamp
     from claudeops.session import Session
-    from claudeops.sessions import start_session_row
+    from claudeops.session_rows import start_session_row
 
     def make(tier: int = 1, model: str = "haiku", trigger: str = "test", **fields: Any) -> Session:
         row = start_session_row(tier, model, trigger, fields.get("parent_id"), now_timestamp())
@@ -88,8 +88,8 @@ def run_scripted_session(claudeops_app: App) -> Callable[..., Outcome]:
     tier=1)`` — strings are assistant text blocks, ``ToolCall`` items are a tool use plus its
     result. Returns the first session's :class:`~claudeops.session.Outcome`.
     """
-    from claudeops.replay import ScriptTransport
-    from claudeops.runner import RunRequest, run_chain
+    from claudeops.runner.chain import RunRequest, run_chain
+    from claudeops.runner.script import ScriptTransport
 
     def run(script: Sequence[Any], tier: int = 1, **request_fields: Any) -> Outcome:
         request = RunRequest(tier=tier, transport_factory=lambda _tier: ScriptTransport(script), **request_fields)

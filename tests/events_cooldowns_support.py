@@ -14,12 +14,12 @@ from click.testing import CliRunner, Result
 
 import claudeops.clock
 from claudeops.app import App
-from claudeops.cli import AppState
+from claudeops.cli.group import AppState
 from claudeops.clock import to_timestamp
-from claudeops.hookcalls import PluginCalls
+from claudeops.runner.hookcalls import PluginCalls
+from claudeops.runner.stream import StreamDispatcher
 from claudeops.session import Session
-from claudeops.sessions import start_session_row
-from claudeops.stream import StreamDispatcher
+from claudeops.session_rows import start_session_row
 
 BUILTINS = ("claudeops.environment", "claudeops.escalation", "claudeops_events", "claudeops_cooldowns")
 START = datetime(2025, 6, 1, 12, 0, 0, tzinfo=UTC)

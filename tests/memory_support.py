@@ -21,7 +21,7 @@ import claudeops.clock
 from claudeops.app import App
 from claudeops.clock import to_timestamp
 from claudeops.session import Session
-from claudeops.sessions import SessionRow
+from claudeops.session_rows import SessionRow
 from claudeops.store import close_store
 
 MEMORY_BUILTINS = ("claudeops.environment", "claudeops.escalation", "claudeops_memory")

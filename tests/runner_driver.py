@@ -12,7 +12,7 @@ import sys
 from runner_support import CORE_ONLY, RecordingPlugin
 
 from claudeops.app import App
-from claudeops.cli import build_cli
+from claudeops.cli.group import build_cli
 
 if __name__ == "__main__":
     app = App.load(None, entry_points=False, builtins=CORE_ONLY, extra_plugins=[RecordingPlugin()])

@@ -23,10 +23,10 @@ import peewee
 from claudeops import hookimpl
 from claudeops.app import App
 from claudeops.markers import Marker, MarkerType
-from claudeops.options import system_prompt_append
-from claudeops.runner import RunRequest, run_chain
+from claudeops.runner.chain import RunRequest, run_chain
+from claudeops.runner.options import system_prompt_append
 from claudeops.session import Outcome, Session
-from claudeops.sessions import SessionRow
+from claudeops.session_rows import SessionRow
 from claudeops.store import BaseModel, Migration, db
 
 CORE_ONLY = ("claudeops.environment", "claudeops.escalation")

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from claudeops.app import App
-from claudeops.cli import EXIT_USAGE, build_cli, main
-from claudeops.prompts import shipped_prompts_dir
+from claudeops.cli.group import EXIT_USAGE, build_cli, main
+from claudeops.runner.prompts import shipped_prompts_dir
 
 CORE_ONLY = ("claudeops.environment", "claudeops.escalation")
 
@@ -214,7 +214,7 @@ def test_plugin_failing_during_a_command_is_a_one_line_error(monkeypatch, capsys
         return real_load(config_path, {}, entry_points=False, builtins=CORE_ONLY,
                          extra_plugins=[Notifier(), Command()])
 
-    monkeypatch.setattr("claudeops.cli.App.load", load_with_plugins)
+    monkeypatch.setattr("claudeops.cli.group.App.load", load_with_plugins)
     with pytest.raises(SystemExit) as exit_info:
         main(["notify"])
     assert exit_info.value.code == 1
@@ -244,7 +244,7 @@ def test_setting_a_plugin_rejects_in_configure_is_a_config_error_naming_the_vari
 
     real_load = App.load
     monkeypatch.setenv("CLAUDEOPS_RETRY_RETRIES", "-1")
-    monkeypatch.setattr("claudeops.cli.App.load", lambda config_path: real_load(
+    monkeypatch.setattr("claudeops.cli.group.App.load", lambda config_path: real_load(
         config_path, entry_points=False, builtins=CORE_ONLY, extra_plugins=[Retrying()]))
     with pytest.raises(SystemExit) as exit_info:
         main(["plugins"])
@@ -258,7 +258,7 @@ def test_with_json_logs_what_is_logged_while_loading_is_json_too(tmp_path, monke
     monkeypatch.setenv("CLAUDEOPS_STATE_DIR", str(tmp_path / "s"))
     monkeypatch.setenv("CLAUDEOPS_TIER1_MODLE", "opus")
     real_load = App.load
-    monkeypatch.setattr("claudeops.cli.App.load", lambda config_path: real_load(
+    monkeypatch.setattr("claudeops.cli.group.App.load", lambda config_path: real_load(
         config_path, entry_points=False, builtins=CORE_ONLY))
     with pytest.raises(SystemExit) as exit_info:
         main(["--log-format", "json", "config", "show"])

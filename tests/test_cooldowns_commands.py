@@ -8,7 +8,7 @@ import pytest
 from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART, CooldownSettings, patterns_from
 from claudeops_cooldowns.targets import EVERY_SERVICE, find_targets
 
-from claudeops.dry_run import mutating_command
+from claudeops.toolgate.dry_run import mutating_command
 
 PATTERNS = patterns_from(CooldownSettings())
 

@@ -9,7 +9,7 @@ from claudeops_events.repository import list_events
 from events_cooldowns_support import FakeClock, feed, load_app, new_session
 from fake_api import bash, text
 
-from claudeops.runner import RunRequest, run_chain
+from claudeops.runner.chain import RunRequest, run_chain
 from claudeops.store import close_store
 
 pytest_plugins = ["fake_api_fixture"]

@@ -11,8 +11,8 @@ from claudeops_cooldowns.repository import list_actions
 from claudeops_events.repository import list_events
 from events_cooldowns_support import FakeClock, feed, load_app, new_session
 
-from claudeops.replay import ScriptTransport, bash
-from claudeops.runner import RunRequest, run_chain
+from claudeops.runner.chain import RunRequest, run_chain
+from claudeops.runner.script import ScriptTransport, bash
 from claudeops.store import close_store
 
 

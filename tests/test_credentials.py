@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from claudeops.credentials import MissingCredentials, credential_source, require_credentials
+from claudeops.runner.credentials import MissingCredentials, credential_source, require_credentials
 
 
 @pytest.mark.parametrize("name", ["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK"])

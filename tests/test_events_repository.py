@@ -16,7 +16,7 @@ from claudeops_events.since import parse_since
 from events_cooldowns_support import load_app, new_session
 
 from claudeops.notable import NotableEvent
-from claudeops.sessions import SessionRow
+from claudeops.session_rows import SessionRow
 from claudeops.store import close_store, db
 
 NOW = datetime(2025, 6, 2, 12, 0, 0, tzinfo=UTC)

@@ -42,7 +42,7 @@ def test_ticket_marker_is_dispatched_to_the_plugin(app_with_entry_points):
 
     from claudeops.clock import now_timestamp
     from claudeops.session import Session
-    from claudeops.sessions import start_session_row
+    from claudeops.session_rows import start_session_row
 
     row = start_session_row(1, "haiku", "test", None, now_timestamp())
     session = Session(id=row.id, tier=1, model="haiku", trigger="test", config=app_with_entry_points.config,

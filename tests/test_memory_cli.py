@@ -10,7 +10,7 @@ from claudeops_memory.models import Memory
 from click.testing import CliRunner, Result
 from memory_support import LoadedApp, memory_app_fixture  # noqa: F401
 
-from claudeops.cli import build_cli
+from claudeops.cli.group import build_cli
 from claudeops.clock import now_timestamp, utc_now
 from claudeops.store import db
 

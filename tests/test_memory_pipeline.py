@@ -13,10 +13,10 @@ from claudeops_memory.markers import PROMPT_SECTION
 from memory_support import LoadedApp, memory_app_fixture  # noqa: F401
 
 from claudeops import hookimpl
-from claudeops.options import system_prompt_append
-from claudeops.prompts import load_tier_prompt
-from claudeops.replay import ScriptTransport, ToolCall, bash
-from claudeops.runner import RunRequest, run_chain
+from claudeops.runner.chain import RunRequest, run_chain
+from claudeops.runner.options import system_prompt_append
+from claudeops.runner.prompts import load_tier_prompt
+from claudeops.runner.script import ScriptTransport, ToolCall, bash
 from claudeops.session import Session
 
 

@@ -21,8 +21,8 @@ PROBE = r"""
 import importlib, json, pathlib, sys
 from click.testing import CliRunner
 from claudeops.app import App
-from claudeops.cli import build_cli
-from claudeops.prompts import load_tier_prompt
+from claudeops.cli.group import build_cli
+from claudeops.runner.prompts import load_tier_prompt
 
 report = {}
 for name in ("claudeops", "claudeops_memory", "claudeops_events", "claudeops_cooldowns", "claudeops_web"):

@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 
 from claudeops import hookimpl
 from claudeops.app import App
-from claudeops.cli import build_cli
+from claudeops.cli.group import build_cli
 from claudeops.plugins import PluginError, describe_plugins
 
 CORE_ONLY = ("claudeops.environment", "claudeops.escalation")

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claudeops.dry_run import mutating_command, mutating_reason
-from claudeops.inline_code import awk_changes
-from claudeops.queries import sql_reads
+from claudeops.toolgate.dry_run import mutating_command, mutating_reason
+from claudeops.toolgate.inline_code import awk_changes
+from claudeops.toolgate.queries import sql_reads
 
 TIER_1 = "tier 1 is read-only"
 

@@ -12,14 +12,15 @@ from rich.console import Console
 from runner_support import CORE_ONLY, events, load_app
 
 from claudeops.app import App
-from claudeops.cli import build_cli
+from claudeops.cli.group import build_cli
+from claudeops.cli.progress import LiveProgress
 from claudeops.clock import FakeClock
-from claudeops.lock import RunLock
 from claudeops.plugins import DEFAULT_PLUGINS
-from claudeops.progress import LiveProgress
-from claudeops.replay import ReplayTransport, script_to_stream
-from claudeops.runner import EXIT_LOCKED, RunRequest, run_chain
-from claudeops.sessions import SessionRow
+from claudeops.runner.chain import EXIT_LOCKED, RunRequest, run_chain
+from claudeops.runner.lock import RunLock
+from claudeops.runner.replay import ReplayTransport
+from claudeops.runner.script import script_to_stream
+from claudeops.session_rows import SessionRow
 from claudeops.store import close_store, db
 
 pytest_plugins = ["runner_fixtures"]

@@ -20,8 +20,7 @@ from fake_api import bash, error, hang, text
 from runner_support import load_app, notes, row
 
 from claudeops.plugins import DEFAULT_PLUGINS
-from claudeops.replay import load_recording
-from claudeops.runner import (
+from claudeops.runner.chain import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_LOCKED,
@@ -30,6 +29,7 @@ from claudeops.runner import (
     run_chain,
     run_session_chain,
 )
+from claudeops.runner.replay import load_recording
 from claudeops.store import close_store
 
 pytest_plugins = ["runner_fixtures", "fake_api_fixture"]

@@ -8,11 +8,11 @@ import pytest
 from runner_support import events, notes, replay, row
 
 from claudeops import hookimpl
-from claudeops.escalation import HANDOFF_EVENT_CHARS, HANDOFF_EVENTS, HANDOFF_TEXT_CHARS, render_handoff
-from claudeops.replay import bash, script_to_stream
-from claudeops.runner import RunRequest, SessionChain, run_session_chain
+from claudeops.default_plugins.escalation import HANDOFF_EVENT_CHARS, HANDOFF_EVENTS, HANDOFF_TEXT_CHARS, render_handoff
+from claudeops.runner.chain import RunRequest, SessionChain, run_session_chain
+from claudeops.runner.script import bash, script_to_stream
 from claudeops.session import Handoff, Session
-from claudeops.sessions import SessionRow
+from claudeops.session_rows import SessionRow
 
 pytest_plugins = ["runner_fixtures"]
 

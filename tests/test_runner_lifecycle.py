@@ -18,12 +18,13 @@ from claude_agent_sdk import CLINotFoundError, ProcessError, ResultMessage
 from runner_support import events, notes, row
 
 from claudeops import hookimpl
-from claudeops.failures import exception_failure, result_failure
-from claudeops.lock import LockHeld, RunLock, run_domain
-from claudeops.replay import ReplayTransport, ScriptTransport, bash, script_to_stream
-from claudeops.runner import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, RunRequest, execute, run_chain
-from claudeops.session_run import CLITransport
-from claudeops.sessions import SessionRow, start_session_row
+from claudeops.runner.chain import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, RunRequest, execute, run_chain
+from claudeops.runner.failures import exception_failure, result_failure
+from claudeops.runner.lock import LockHeld, RunLock, run_domain
+from claudeops.runner.replay import ReplayTransport
+from claudeops.runner.script import ScriptTransport, bash, script_to_stream
+from claudeops.runner.session_run import CLITransport
+from claudeops.session_rows import SessionRow, start_session_row
 from claudeops.store import db
 
 pytest_plugins = ["runner_fixtures"]

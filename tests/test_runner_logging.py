@@ -16,20 +16,22 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from claudeops import hookimpl
-from claudeops.cli import build_cli
+from claudeops.cli.group import build_cli
+from claudeops.cli.progress import LiveProgress, summary_line
 from claudeops.exit_codes import EXIT_MEANINGS
-from claudeops.lock import RunLock
-from claudeops.logs import LOGGED_PACKAGES, SDK_LOGGER, configure_logging
-from claudeops.progress import LiveProgress, summary_line
-from claudeops.replay import ReplayTransport, script_to_stream
-from claudeops.runner import RunRequest, run_chain
-from claudeops.session_run import SessionReport
+from claudeops.logs import SDK_LOGGER, configure_logging
+from claudeops.runner.chain import RunRequest, run_chain
+from claudeops.runner.lock import RunLock
+from claudeops.runner.replay import ReplayTransport
+from claudeops.runner.script import script_to_stream
+from claudeops.runner.session_run import SessionReport
 
 pytest_plugins = ["runner_fixtures"]
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "sessions"
 ESCALATE, ESCALATED = str(EXAMPLES / "escalate-tier1.jsonl"), str(EXAMPLES / "escalated-tier2.jsonl")
+LOGGED_PACKAGES = ("claudeops", "claudeops_events", "claudeops_cooldowns", "claudeops_memory", "claudeops_web")
 
 
 @pytest.fixture(autouse=True)
@@ -116,7 +118,7 @@ def test_info_logs_tell_each_sessions_start_end_and_the_escalation_between_them(
 
 def test_info_logs_give_a_failed_sessions_reason_and_leave_out_counts_it_never_had(runner_app, caplog):
     frames = [frame for frame in script_to_stream(["checking"]) if frame["type"] != "result"]
-    caplog.set_level(logging.INFO, logger="claudeops.session_run")
+    caplog.set_level(logging.INFO, logger="claudeops.runner.session_run")
     run_chain(runner_app, RunRequest(transport_factory=lambda tier: ReplayTransport(frames)))
     assert "session #1 ended: failed (the stream ended without a result (Claude Code stopped early)); " \
            "0 tool calls, 0 tools denied, 0 markers recorded, " in caplog.messages[-1]

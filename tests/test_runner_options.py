@@ -12,12 +12,13 @@ from claude_agent_sdk import ClaudeAgentOptions, HookMatcher, ToolResultBlock, U
 from runner_support import CORE_ONLY, events, load_app, replay
 
 from claudeops import hookimpl
-from claudeops.options import QUIET_CLI_ENV, build_options, system_prompt_append
 from claudeops.plugins import DEFAULT_PLUGINS
-from claudeops.prompts import PromptError, load_tier_prompt, shipped_prompts_dir, tier_prompt_path
-from claudeops.replay import ReplayTransport, ToolCall, bash, script_to_stream
+from claudeops.runner.options import QUIET_CLI_ENV, build_options, system_prompt_append
+from claudeops.runner.prompts import PromptError, load_tier_prompt, shipped_prompts_dir, tier_prompt_path
+from claudeops.runner.replay import ReplayTransport
+from claudeops.runner.script import ToolCall, bash, script_to_stream
 from claudeops.session import Session
-from claudeops.sessions import start_session_row
+from claudeops.session_rows import start_session_row
 from claudeops.store import close_store
 
 pytest_plugins = ["runner_fixtures"]

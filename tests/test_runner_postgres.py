@@ -11,7 +11,7 @@ from postgres_server import postgres_url  # noqa: F401  (fixture)
 from runner_support import RecordingPlugin, notes, replay, row
 
 from claudeops.app import App
-from claudeops.replay import script_to_stream
+from claudeops.runner.script import script_to_stream
 from claudeops.store import close_store, db
 
 pytestmark = pytest.mark.postgres

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claudeops.dry_run import mutating_command, mutating_reason
-from claudeops.transcript import may_hold_secret, redact, secret_literals
+from claudeops.runner.transcript import may_hold_secret, redact, secret_literals
+from claudeops.toolgate.dry_run import mutating_command, mutating_reason
 
 
 @pytest.mark.parametrize("command", [

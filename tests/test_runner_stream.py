@@ -12,12 +12,13 @@ from claude_agent_sdk import AssistantMessage, ToolUseBlock
 from runner_support import events, notes, replay, row
 
 from claudeops import hookimpl
-from claudeops.hookcalls import PluginCalls
 from claudeops.markers import MarkerType
-from claudeops.replay import ToolCall, bash, load_recording, script_to_stream
+from claudeops.runner.hookcalls import PluginCalls
+from claudeops.runner.replay import load_recording
+from claudeops.runner.script import ToolCall, bash, script_to_stream
+from claudeops.runner.stream import StreamDispatcher
+from claudeops.runner.transcript import TranscriptWriter
 from claudeops.session import Session
-from claudeops.stream import StreamDispatcher
-from claudeops.transcript import TranscriptWriter
 
 pytest_plugins = ["runner_fixtures"]
 

@@ -7,8 +7,8 @@ import json
 from click.testing import CliRunner
 from runner_support import replay
 
-from claudeops.cli import build_cli
-from claudeops.replay import script_to_stream
+from claudeops.cli.group import build_cli
+from claudeops.runner.script import script_to_stream
 
 pytest_plugins = ["runner_fixtures"]
 

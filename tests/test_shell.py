@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claudeops.argv import without_global_options
-from claudeops.shell import MAX_DEPTH, _parsed_commands, commands_as_written, simple_commands
+from claudeops.toolgate.argv import without_global_options
+from claudeops.toolgate.shell import MAX_DEPTH, _parsed_commands, commands_as_written, simple_commands
 
 
 def test_simple_commands_peel_wrappers_and_follow_ssh_and_shells():

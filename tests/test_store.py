@@ -7,7 +7,7 @@ import sqlite3
 import peewee
 import pytest
 
-from claudeops.sessions import CORE_MIGRATIONS, SessionRow
+from claudeops.session_rows import CORE_MIGRATIONS, SessionRow
 from claudeops.store import (
     Migration,
     MigrationError,

@@ -8,7 +8,7 @@ from postgres_server import postgres_url  # noqa: F401  (fixture)
 
 from claudeops.app import App
 from claudeops.clock import now_timestamp
-from claudeops.sessions import SessionRow, interrupt_abandoned_sessions, start_session_row
+from claudeops.session_rows import SessionRow, interrupt_abandoned_sessions, start_session_row
 from claudeops.store import apply_migrations, close_store, db
 
 pytestmark = pytest.mark.postgres

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from claudeops.hookspecs import hookimpl
-from claudeops.session import Session
+from claudeops import Session, hookimpl
 from claudeops_cooldowns.cli import cooldowns_group
 from claudeops_cooldowns.enforcement import check_tool
 from claudeops_cooldowns.marker import cooldown_marker_type

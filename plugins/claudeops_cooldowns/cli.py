@@ -6,10 +6,7 @@ import json
 
 import click
 
-from claudeops.app import App
-from claudeops.cli import open_store_or_fail, pass_app
-from claudeops.clock import now_timestamp
-from claudeops.notable import NotableEvent
+from claudeops import App, NotableEvent, now_timestamp, open_store_or_fail, pass_app
 from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.prompt import describe_limits, describe_state
 from claudeops_cooldowns.repository import clear_service, cooldown_state

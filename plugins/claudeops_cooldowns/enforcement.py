@@ -10,8 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from claudeops.session import Session
-from claudeops.wording import counted
+from claudeops import Session, counted
 from claudeops_cooldowns.prompt import hours, verb
 from claudeops_cooldowns.repository import ServiceCooldown, service_cooldown, services_in_cooldown
 from claudeops_cooldowns.settings import Rule, patterns_from, rules_from

@@ -11,9 +11,7 @@ from __future__ import annotations
 import logging
 import re
 
-from claudeops.markers import Marker, MarkerType
-from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH
-from claudeops.session import Session
+from claudeops import MARKER_SERVICE, MAX_SERVICE_LENGTH, Marker, MarkerType, Session
 from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.repository import record_action
 from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART

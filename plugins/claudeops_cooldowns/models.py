@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import peewee
 
-from claudeops.sessions import SessionRow
-from claudeops.store import BaseModel, Migration
+from claudeops import BaseModel, Migration, SessionRow
 
 TABLE = "cooldown_actions"
 INDEXES = (

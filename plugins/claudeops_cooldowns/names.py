@@ -8,7 +8,7 @@ name and checked under another, and the limit would never bite.
 
 from __future__ import annotations
 
-from claudeops.services import unquoted
+from claudeops import unquoted
 
 SYSTEMD_SUFFIX = ".service"
 

@@ -6,7 +6,7 @@ enforcement still refuses what the prompt could not prevent.
 
 from __future__ import annotations
 
-from claudeops.wording import counted
+from claudeops import counted
 from claudeops_cooldowns.repository import ServiceCooldown
 from claudeops_cooldowns.settings import REDEPLOYMENT, Rules
 

@@ -15,8 +15,7 @@ from typing import Any
 
 import peewee
 
-from claudeops.clock import from_timestamp, to_timestamp, utc_now
-from claudeops.store import db
+from claudeops import db, from_timestamp, to_timestamp, utc_now
 from claudeops_cooldowns.models import CooldownActionRow
 from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.settings import Rule, Rules

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import lru_cache
 
-from claudeops.config import Config, setting
+from claudeops import Config, setting
 
 RESTART = "restart"
 REDEPLOYMENT = "redeployment"

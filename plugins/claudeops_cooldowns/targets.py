@@ -6,8 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from claudeops.argv import without_global_options
-from claudeops.shell import simple_commands
+from claudeops import simple_commands, without_global_options
 from claudeops_cooldowns.names import service_name
 
 EVERY_SERVICE = "*"

@@ -8,8 +8,7 @@ The dashboard reads it through :mod:`claudeops_events.repository`.
 
 from __future__ import annotations
 
-from claudeops.hookspecs import hookimpl
-from claudeops.notable import NotableEvent
+from claudeops import NotableEvent, hookimpl
 from claudeops_events.cli import events_group
 from claudeops_events.marker import event_marker_type
 from claudeops_events.models import MIGRATIONS

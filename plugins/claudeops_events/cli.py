@@ -6,8 +6,7 @@ import json
 
 import click
 
-from claudeops.app import App
-from claudeops.cli import open_store_or_fail, pass_app
+from claudeops import App, open_store_or_fail, pass_app
 from claudeops_events.levels import parse_level
 from claudeops_events.repository import EventRecord, list_events
 from claudeops_events.since import parse_since

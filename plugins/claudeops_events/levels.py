@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from claudeops.notable import LEVELS
+from claudeops import EVENT_LEVELS as LEVELS
 
 log = logging.getLogger(__name__)
 

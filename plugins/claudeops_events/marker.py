@@ -10,9 +10,7 @@ from __future__ import annotations
 import logging
 import re
 
-from claudeops.markers import Marker, MarkerType
-from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, unquoted
-from claudeops.session import Session
+from claudeops import MARKER_SERVICE, MAX_SERVICE_LENGTH, Marker, MarkerType, Session, unquoted
 from claudeops_events.levels import normalise_level
 
 log = logging.getLogger(__name__)

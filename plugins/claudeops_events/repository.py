@@ -11,8 +11,8 @@ from typing import Any
 
 import peewee
 
-from claudeops.notable import LEVELS, NotableEvent
-from claudeops.store import db, is_row_id
+from claudeops import EVENT_LEVELS as LEVELS
+from claudeops import NotableEvent, db, is_row_id
 from claudeops_events.levels import normalise_level, parse_level
 from claudeops_events.models import EventRow
 from claudeops_events.since import parse_since

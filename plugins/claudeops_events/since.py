@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from claudeops.clock import to_timestamp, utc_now
+from claudeops import to_timestamp, utc_now
 
 UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 RELATIVE = re.compile(r"^(\d+)\s*([smhdw])$")

@@ -13,10 +13,7 @@ from collections.abc import Callable
 
 import click
 
-from claudeops.config import Config
-from claudeops.hookspecs import hookimpl
-from claudeops.session import Session
-from claudeops.wording import counted
+from claudeops import Config, Session, counted, hookimpl
 from claudeops_memory.cli import memories_group
 from claudeops_memory.markers import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER

@@ -12,10 +12,7 @@ from typing import Any
 
 import click
 
-from claudeops.app import App
-from claudeops.cli import open_store_or_fail, pass_app
-from claudeops.clock import now_timestamp
-from claudeops.wording import counted
+from claudeops import App, counted, now_timestamp, open_store_or_fail, pass_app
 from claudeops_memory import repository
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.models import CATEGORIES

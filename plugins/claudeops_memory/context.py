@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import peewee
 
-from claudeops.store import db
+from claudeops import db
 from claudeops_memory.confidence import clamp_confidence, format_confidence
 from claudeops_memory.models import ACTIVE, Memory
 from claudeops_memory.settings import BUDGET_TOKENS, MIN_CONFIDENCE

@@ -28,8 +28,7 @@ from datetime import timedelta
 
 import peewee
 
-from claudeops.clock import from_timestamp, to_timestamp
-from claudeops.store import db
+from claudeops import db, from_timestamp, to_timestamp
 from claudeops_memory.confidence import active_sql, confidence_sql
 from claudeops_memory.models import ACTIVE, Memory, MemoryDecay
 from claudeops_memory.settings import DECAY_PER_WEEK, GRACE_DAYS, MIN_CONFIDENCE

@@ -11,8 +11,7 @@ import logging
 import re
 from typing import Literal
 
-from claudeops.markers import Marker, MarkerType
-from claudeops.session import Session
+from claudeops import Marker, MarkerType, Session
 from claudeops_memory import repository
 from claudeops_memory.models import CATEGORIES
 from claudeops_memory.settings import SECTION, MemorySettings

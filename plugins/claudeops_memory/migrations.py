@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import peewee
 
-from claudeops.store import Migration
+from claudeops import Migration
 
 OWNER = "memory"
 

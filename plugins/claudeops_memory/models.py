@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee
 
-from claudeops.store import BaseModel
+from claudeops import BaseModel
 from claudeops_memory.settings import DEFAULT_CONFIDENCE
 
 CATEGORIES: tuple[str, ...] = ("timing", "dependency", "behavior", "remediation", "maintenance")

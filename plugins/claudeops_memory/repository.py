@@ -23,8 +23,7 @@ from typing import Any
 
 import peewee
 
-from claudeops.clock import now_timestamp
-from claudeops.store import db, is_row_id
+from claudeops import db, is_row_id, now_timestamp
 from claudeops_memory.confidence import active_sql, clamp_confidence, confidence_sql, is_active_confidence
 from claudeops_memory.context import plan_memory_context
 from claudeops_memory.models import ACTIVE, CATEGORIES, INACTIVE, Memory

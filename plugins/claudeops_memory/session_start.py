@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claudeops.store import db
+from claudeops import db
 from claudeops_memory.context import MemoryContext, plan_memory_context
 from claudeops_memory.decay import DecayResult, decay_stale_memories
 from claudeops_memory.settings import MemorySettings

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claudeops.config import Config, setting
+from claudeops import Config, setting
 
 SECTION = "memory"
 

@@ -33,7 +33,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from claudeops.store import db
+from claudeops import db
 from claudeops_memory import upsert_store
 from claudeops_memory.repository import MemoryRecord
 from claudeops_memory.settings import MemorySettings

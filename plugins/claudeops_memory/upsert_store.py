@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from claudeops.store import db, insert_returning_id, portable_sql
+from claudeops import db, insert_returning_id, portable_sql
 from claudeops_memory.confidence import clamp_confidence, is_active_confidence
 from claudeops_memory.repository import MemoryRecord
 

@@ -308,7 +308,7 @@ def test_screenshot_of_every_page(page, state_dir):
     add("Old observation nobody confirmed", service="pihole", category="behavior", confidence=0.2)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with db.connection_context():
-        from claudeops.sessions import SessionRow
+        from claudeops.session_rows import SessionRow
 
         latest = SessionRow.select().order_by(SessionRow.id.desc()).first()
     pages = {"overview": "/", "sessions": "/sessions", "events": "/events", "memories": "/memories",

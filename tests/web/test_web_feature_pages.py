@@ -11,7 +11,7 @@ from web_helpers import HX
 
 from claudeops.clock import now_timestamp
 from claudeops.notable import NotableEvent
-from claudeops.sessions import start_session_row
+from claudeops.session_rows import start_session_row
 from claudeops.store import db
 
 

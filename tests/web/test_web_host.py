@@ -15,8 +15,8 @@ from web_helpers import HX, TOKEN, arm_csrf, dashboard
 
 from claudeops import hookimpl
 from claudeops.app import App
-from claudeops.cli import build_cli
-from claudeops.sessions import SessionRow, start_session_row
+from claudeops.cli.group import build_cli
+from claudeops.session_rows import SessionRow, start_session_row
 from claudeops.store import db
 
 RECORDED = Path(__file__).resolve().parents[1] / "data" / "recorded-cli-session-bash.jsonl"

@@ -10,7 +10,7 @@ import re
 from claudeops_memory import repository
 from web_helpers import BASE_URL, HX, TOKEN, row_ids
 
-from claudeops.sessions import start_session_row
+from claudeops.session_rows import start_session_row
 from claudeops.store import db
 
 

@@ -9,8 +9,8 @@ from litestar import get
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import FromPath, QueryParameter
 
-from claudeops.sessions import STATUSES, count_sessions, get_session_dict, session_dicts
-from claudeops.store import db
+from claudeops import SESSION_STATUSES as STATUSES
+from claudeops import count_sessions, db, get_session_dict, session_dicts
 from claudeops_web import session_queries
 from claudeops_web.pagination import ApiLimit, ApiOffset, OffsetPagination
 

@@ -18,8 +18,7 @@ from litestar.plugins.htmx import HTMXPlugin
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.template import TemplateConfig
 
-from claudeops import __version__
-from claudeops.app import App
+from claudeops import App, __version__
 from claudeops_web import assets, auth
 from claudeops_web.context import WebContext
 from claudeops_web.contributions import collect_contributions

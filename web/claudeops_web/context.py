@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from claudeops.config import Config
-from claudeops.markers import MarkerRegistry
+from claudeops import Config, MarkerRegistry
 from claudeops_web.contributions import WebContributions
 from claudeops_web.settings import WebSettings
 

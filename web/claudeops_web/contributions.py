@@ -14,7 +14,7 @@ from typing import Any
 
 import pluggy
 
-from claudeops.plugins import PluginError
+from claudeops import PluginError
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from litestar.params import FromPath, QueryParameter
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Template
 
-from claudeops.sessions import STATUSES, count_sessions, get_session_dict, session_dicts
-from claudeops.store import db
+from claudeops import SESSION_STATUSES as STATUSES
+from claudeops import count_sessions, db, get_session_dict, session_dicts
 from claudeops_web import session_queries
 from claudeops_web.context import WebContext
 from claudeops_web.contributions import OverviewCard

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import click
 
-from claudeops.app import App
-from claudeops.cli import open_store_or_fail, pass_app
-from claudeops.store import close_store
+from claudeops import App, close_store, open_store_or_fail, pass_app
 from claudeops_web.settings import WebSettings, binding_problem
 
 

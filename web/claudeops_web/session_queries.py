@@ -13,8 +13,8 @@ from typing import Any
 
 import peewee
 
-from claudeops.clock import to_timestamp, utc_now
-from claudeops.sessions import STATUSES, SessionRow
+from claudeops import SESSION_STATUSES as STATUSES
+from claudeops import SessionRow, to_timestamp, utc_now
 
 MAX_CHAIN = 8
 """Escalation chains are a few tiers long; the walk stops here even on corrupt parent links."""

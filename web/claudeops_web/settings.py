@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
-from claudeops.config import setting
+from claudeops import setting
 
 MIN_TOKEN_LENGTH = 16
 """A token shorter than this is guessable over a network; refusing it is cheaper than a breach."""

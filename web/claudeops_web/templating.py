@@ -13,8 +13,7 @@ from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 
-from claudeops.clock import from_timestamp
-from claudeops.wording import counted
+from claudeops import counted, from_timestamp
 
 HOST_TEMPLATES = Path(__file__).parent / "templates"
 

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from claudeops.markers import MAX_LINE_CHARS, MarkerRegistry
-from claudeops.wording import counted
+from claudeops import MAX_LINE_CHARS, MarkerRegistry, counted
 
 CHUNK_BYTES = 2_000_000
 """At most this much transcript per response; the page fetches the rest right after."""

@@ -12,8 +12,7 @@ import re
 import click
 import peewee
 
-from claudeops import BaseModel, Marker, MarkerType, Migration, Session, hookimpl
-from claudeops.cli import open_store_or_fail, pass_app
+from claudeops import BaseModel, Marker, MarkerType, Migration, Session, hookimpl, open_store_or_fail, pass_app
 
 TICKET_PATTERN = re.compile(r"\[TICKET:([a-zA-Z0-9_-]+)\][ \t]*(.+)")
 

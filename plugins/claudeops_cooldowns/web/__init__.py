@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from claudeops.hookspecs import hookimpl
+from claudeops import hookimpl
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 NAV_ORDER = 40

@@ -6,7 +6,7 @@ from claudeops_web.context import WebContext
 from litestar import get
 from litestar.di import NamedDependency
 
-from claudeops.store import db
+from claudeops import db
 from claudeops_cooldowns import repository
 from claudeops_cooldowns.repository import ServiceCooldown
 from claudeops_cooldowns.web.pages import configured_rules

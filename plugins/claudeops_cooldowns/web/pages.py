@@ -20,7 +20,7 @@ from litestar.params import QueryParameter
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Template
 
-from claudeops.store import db
+from claudeops import db
 from claudeops_cooldowns import repository
 from claudeops_cooldowns.settings import Rules, rules_from
 from claudeops_cooldowns.web import NAV_ORDER

@@ -9,7 +9,7 @@ from claudeops_web.rendering import operator_errors
 from litestar import get
 from litestar.params import QueryParameter
 
-from claudeops.store import db
+from claudeops import db
 from claudeops_events import repository
 from claudeops_events.repository import EventRecord
 

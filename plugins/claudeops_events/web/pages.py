@@ -19,8 +19,8 @@ from litestar.params import QueryParameter
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Template
 
-from claudeops.notable import LEVELS
-from claudeops.store import db
+from claudeops import EVENT_LEVELS as LEVELS
+from claudeops import db
 from claudeops_events import repository
 from claudeops_events.web import NAV_ORDER
 

@@ -18,7 +18,7 @@ from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import FromPath, JSONBody, QueryParameter
 
-from claudeops.store import db
+from claudeops import db
 from claudeops_memory import repository
 from claudeops_memory.repository import MemoryRecord
 from claudeops_memory.settings import SECTION, MemorySettings

@@ -12,7 +12,7 @@ from typing import Any
 
 from litestar.exceptions import ValidationException
 
-from claudeops.store import MAX_ROW_ID, is_row_id
+from claudeops import MAX_ROW_ID, is_row_id
 from claudeops_memory.repository import CATEGORIES, GENERAL
 
 SHOW_CHOICES = ("all", "active", "inactive")

@@ -24,8 +24,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter, URLEncodedBody
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 
-from claudeops.store import db
-from claudeops.wording import counted
+from claudeops import counted, db
 from claudeops_memory import repository
 from claudeops_memory.context import plan_memory_context
 from claudeops_memory.repository import CATEGORIES, GENERAL, MemoryRecord

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import re
 
-from claudeops.hookspecs import hookimpl
-from claudeops.markers import Marker, MarkerType
-from claudeops.session import EscalationRequest, Session
+from claudeops import EscalationRequest, Marker, MarkerType, Session, hookimpl
 
 HANDOFF_ORDER = 20
 HANDOFF_TEXT_CHARS = 8_000

@@ -10,77 +10,33 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any
 
 import click
 import peewee
 
-from claudeops import __version__
 from claudeops.app import App
+from claudeops.cli.context import (
+    CONTEXT_SETTINGS,
+    AppState,
+    apply_log_options,
+    fail,
+    log_options,
+    open_store_or_fail,
+    pass_app,
+    refuse_to_overwrite,
+)
+from claudeops.cli.doctor import doctor_command
+from claudeops.cli.run import run_command
+from claudeops.cli.sessions import sessions_group
 from claudeops.config import ConfigError
 from claudeops.exit_codes import EXIT_FAILED, EXIT_USAGE
-from claudeops.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, report_problem
+from claudeops.logs import configure_logging
 from claudeops.plugins import PluginError, describe_plugins
-from claudeops.store import StoreError, backup_sqlite, mask_url
-
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-class AppState:
-    """What every command reaches through ``click.get_current_context().obj``."""
-
-    def __init__(self, app: App | None, load_error: str | None) -> None:
-        self._app = app
-        self.load_error = load_error
-
-    @property
-    def app(self) -> App:
-        if self._app is None:
-            raise click.ClickException(self.load_error or "configuration failed to load")
-        return self._app
-
-
-def pass_app(function: Any) -> Any:
-    """Decorator: give a command the loaded :class:`App` as its first argument."""
-    @click.pass_context
-    def wrapper(ctx: click.Context, *args: Any, **kwargs: Any) -> Any:
-        return ctx.invoke(function, ctx.find_object(AppState).app, *args, **kwargs)
-    wrapper.__name__ = function.__name__
-    wrapper.__doc__ = function.__doc__
-    return wrapper
-
-
-def log_options(command: F) -> F:
-    """``--log-level`` and ``--log-format``, declared once for the group and for ``run``.
-
-    ``run`` repeats them because cron lines are written as ``claudeops run ... --log-format json``;
-    its value is applied after the group's (:func:`apply_log_options`), so it wins.
-    """
-    command = click.option("--log-format", type=click.Choice(LOG_FORMATS),
-                           help="Log lines as text or JSON (default: log_format from config, text).")(command)
-    return click.option("--log-level", type=click.Choice(LOG_LEVELS),
-                        help="Log verbosity on stderr (default: log_level from config, warning).")(command)
-
-
-def apply_log_options(app: App, log_level: str | None, log_format: str | None) -> None:
-    """Let the flags given (``None``: not given) override the config, and send logs where it says."""
-    app.config.override("log_level", log_level)
-    app.config.override("log_format", log_format)
-    configure_logging(app.config.core.log_level, app.config.core.log_format)
-
-
-def open_store_or_fail(app: App, *, migrate: bool = True) -> None:
-    """Open the database for a command; a problem becomes a one-line error (a bad state_dir: exit 2)."""
-    try:
-        app.open_store(migrate=migrate)
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
-    except ConfigError as exc:
-        fail(str(exc), EXIT_USAGE)
+from claudeops.store import StoreError, apply_migrations, backup_sqlite, mask_url
+from claudeops.version import __version__
 
 
 def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
@@ -120,10 +76,6 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
     cli.add_command(plugins_command)
     cli.add_command(db_group)
     cli.add_command(config_group)
-    from claudeops.doctor import doctor_command
-    from claudeops.run_command import run_command
-    from claudeops.sessions_cli import sessions_group
-
     cli.add_command(doctor_command)
     cli.add_command(run_command)
     cli.add_command(sessions_group)
@@ -165,8 +117,6 @@ def db_group() -> None:
 def db_migrate(app: App) -> None:
     """Apply pending migrations of the core and every loaded plugin (safe to repeat)."""
     open_store_or_fail(app, migrate=False)
-    from claudeops.store import apply_migrations
-
     try:
         applied = apply_migrations(app.migrations)
     except StoreError as exc:
@@ -239,16 +189,6 @@ def config_init(app: App, target: Path | None, force: bool) -> None:
     click.echo(f"wrote {target}")
 
 
-def refuse_to_overwrite(target: Path, force: bool) -> None:
-    """Stop a command that writes TARGET when it exists and ``--force`` was not given.
-
-    An earlier backup or a hand-edited config file is often the one copy worth keeping, so
-    every command that writes a file the operator names asks before replacing it.
-    """
-    if target.exists() and not force:
-        raise click.ClickException(f"{target} exists; pass --force to overwrite it")
-
-
 def _masked(value: Any, secret: bool) -> Any:
     if not secret or not value:
         return value
@@ -300,12 +240,3 @@ def main(argv: Sequence[str] | None = None) -> None:
         fail(str(exc))
     except (StoreError, peewee.PeeweeException) as exc:  # from any command, ``run`` included
         fail(f"database error: {exc}")
-
-
-def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
-    """A one-line error on stderr (a JSON record with JSON logs) and exit status ``code``, never a traceback.
-
-    For exits click's own errors do not cover: outside a command, or with a status other than 1.
-    """
-    report_problem(message, "claudeops: error: ")
-    sys.exit(code)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from claudeops.argv import KUBECTL_VALUES, Syntax, read_options, subcommand
+from claudeops.toolgate.argv import KUBECTL_VALUES, Syntax, read_options, subcommand
 
 MAX_DEPTH = 6
 """Nested ``ssh``/``sh -c``/``eval`` levels followed; deeper text is not looked into."""

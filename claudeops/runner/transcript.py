@@ -33,7 +33,7 @@ from typing import IO, Any
 import msgspec
 from claude_agent_sdk import Transport
 
-from claudeops.credentials import CREDENTIAL_VARIABLES
+from claudeops.runner.credentials import CREDENTIAL_VARIABLES
 
 log = logging.getLogger(__name__)
 

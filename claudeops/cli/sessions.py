@@ -12,8 +12,8 @@ from typing import Any
 import click
 
 from claudeops.app import App
-from claudeops.cli import open_store_or_fail, pass_app
-from claudeops.sessions import STATUSES, get_session_dict, session_dicts
+from claudeops.cli.context import open_store_or_fail, pass_app
+from claudeops.session_rows import STATUSES, get_session_dict, session_dicts
 
 SHOWN_FIELDS = ("id", "tier", "model", "trigger", "status", "error", "started_at", "ended_at", "elapsed_ms",
                 "duration_api_ms", "num_turns", "cost_usd", "parent_session_id", "sdk_session_id", "runner",

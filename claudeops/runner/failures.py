@@ -19,7 +19,8 @@ from claude_agent_sdk import (
     ResultError,
     ResultMessage,
 )
-from claude_agent_sdk._errors import MessageParseError
+
+from claudeops.runner.sdk import MessageParseError
 
 AUTH_STATUSES = frozenset({401, 403})
 AUTH_HINT = "check ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN in the runner's environment"

@@ -24,16 +24,23 @@ from typing import Any
 from claudeops.app import App
 from claudeops.clock import Clock, utc_now
 from claudeops.config import TIER_DEFAULTS, validate_core
-from claudeops.credentials import require_credentials
 from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from claudeops.exit_codes import EXIT_LOCKED as EXIT_LOCKED  # re-exported: callers of execute() compare with it
-from claudeops.lock import RunLock, run_domain
 from claudeops.logs import session_fields
-from claudeops.prompts import tier_prompt_path
-from claudeops.replay import Recording, ReplaySource
+from claudeops.runner.credentials import require_credentials
+from claudeops.runner.lock import RunLock, run_domain
+from claudeops.runner.prompts import tier_prompt_path
+from claudeops.runner.replay import Recording, ReplaySource
+from claudeops.runner.session_run import (
+    RunObserver,
+    RunSettings,
+    SessionPlan,
+    SessionReport,
+    SessionRun,
+    TransportFactory,
+)
 from claudeops.session import Handoff, Session
-from claudeops.session_run import RunObserver, RunSettings, SessionPlan, SessionReport, SessionRun, TransportFactory
-from claudeops.sessions import interrupt_abandoned_sessions
+from claudeops.session_rows import interrupt_abandoned_sessions
 
 log = logging.getLogger(__name__)
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 import platform
 from dataclasses import dataclass
 
-from claudeops.config import setting
-from claudeops.hookspecs import hookimpl
-from claudeops.session import Session
+from claudeops import Session, hookimpl, setting
 
 ENVIRONMENT_ORDER = 10
 

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import click
 
+from claudeops.app import App
+from claudeops.cli.context import AppState
 from claudeops.config import Config
-from claudeops.credentials import credential_source
-from claudeops.prompts import PromptError, tier_prompt_path
+from claudeops.runner.credentials import credential_source
+from claudeops.runner.prompts import PromptError, tier_prompt_path
 from claudeops.store import StoreError, mask_url
 
 
@@ -38,9 +40,9 @@ def find_claude_cli() -> Path | None:
     """The Claude Code CLI the SDK will run: the one bundled in the wheel, else one on PATH."""
     import shutil
 
-    import claude_agent_sdk
+    from claudeops.runner.sdk import bundled_cli_path
 
-    bundled = Path(claude_agent_sdk.__file__).parent / "_bundled" / "claude"
+    bundled = bundled_cli_path()
     if bundled.is_file() and os.access(bundled, os.X_OK):
         return bundled
     found = shutil.which("claude")
@@ -72,11 +74,8 @@ def check_prompts(config: Config) -> Check:
     return Check("prompts", True, "; ".join(where))
 
 
-def run_checks(state: object) -> Iterator[Check]:
+def run_checks(state: AppState) -> Iterator[Check]:
     """Every check in order; later checks are skipped when what they need failed."""
-    from claudeops.cli import AppState
-
-    assert isinstance(state, AppState)
     if state.load_error:
         yield Check("config", False, state.load_error)
     else:
@@ -92,11 +91,8 @@ def run_checks(state: object) -> Iterator[Check]:
     yield check_credentials(os.environ)
 
 
-def _plugin_checks(app: object) -> Iterator[Check]:
+def _plugin_checks(app: App) -> Iterator[Check]:
     """A FAIL line per plugin that failed to load, else the loaded ones; then the disable warnings."""
-    from claudeops.app import App
-
-    assert isinstance(app, App)
     report = app.load_report
     if report.errors:
         yield from (Check("plugins", False, error) for error in report.errors)
@@ -105,10 +101,7 @@ def _plugin_checks(app: object) -> Iterator[Check]:
     yield from (Check("plugins", True, warning, warning=True) for warning in report.warnings)
 
 
-def _state_and_store_checks(app: object) -> Iterator[Check]:
-    from claudeops.app import App
-
-    assert isinstance(app, App)
+def _state_and_store_checks(app: App) -> Iterator[Check]:
     state_dir = app.state_dir
     try:
         state_dir.mkdir(parents=True, exist_ok=True)

@@ -14,9 +14,9 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
+from claudeops.runner.session_run import SessionReport
+from claudeops.runner.stream import StreamState
 from claudeops.session import Session
-from claudeops.session_run import SessionReport
-from claudeops.stream import StreamState
 from claudeops.wording import counted
 
 STATUS_STYLE = {"completed": "green", "escalated": "yellow", "failed": "red", "interrupted": "red"}

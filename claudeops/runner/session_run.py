@@ -28,24 +28,24 @@ from typing import Any, Protocol
 
 import anyio
 from claude_agent_sdk import Transport, query
-from claude_agent_sdk._internal.transport.subprocess_cli import SubprocessCLITransport
 
 from claudeops.app import App
 from claudeops.clock import now_timestamp
-from claudeops.dry_run import mutating_reason
-from claudeops.failures import exception_failure, result_failure
-from claudeops.hookcalls import PluginCalls
-from claudeops.lock import run_domain
 from claudeops.logs import session_fields
 from claudeops.notable import NotableEvent
-from claudeops.options import build_options, log_cli_stderr
 from claudeops.plugins import PluginError
-from claudeops.prompts import load_tier_prompt
+from claudeops.runner.failures import exception_failure, result_failure
+from claudeops.runner.hookcalls import PluginCalls
+from claudeops.runner.lock import run_domain
+from claudeops.runner.options import build_options, log_cli_stderr
+from claudeops.runner.prompts import load_tier_prompt
+from claudeops.runner.sdk import CLITransport
+from claudeops.runner.stream import StreamDispatcher, StreamState
+from claudeops.runner.transcript import TeeTransport, TranscriptWriter, secret_literals
 from claudeops.session import Handoff, Outcome, Session
-from claudeops.sessions import insert_session_row, update_session_row
+from claudeops.session_rows import insert_session_row, update_session_row
 from claudeops.store import db, write_patiently
-from claudeops.stream import StreamDispatcher, StreamState
-from claudeops.transcript import TeeTransport, TranscriptWriter, secret_literals
+from claudeops.toolgate.dry_run import mutating_reason
 from claudeops.wording import counted
 
 log = logging.getLogger(__name__)
@@ -54,17 +54,6 @@ TransportFactory = Callable[[int], Transport]
 """Builds the transport for a session of the given tier (replay, scripts); ``None`` means the CLI."""
 
 STDERR_TAIL_LINES = 20
-
-
-class CLITransport(SubprocessCLITransport):
-    """The bundled Claude Code CLI, plus an immediate stop for timeouts and signals."""
-
-    def stop_now(self) -> None:
-        """SIGTERM the CLI now; ``_process`` is SDK-internal, which is why the SDK is pinned exactly."""
-        process = self._process
-        if process is not None and process.returncode is None:
-            with suppress(ProcessLookupError):
-                process.terminate()
 
 
 class RunObserver(Protocol):

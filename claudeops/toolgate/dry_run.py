@@ -25,10 +25,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from claudeops.argv import Syntax, read_options, subcommand, values
-from claudeops.inline_code import awk_changes, code_changes
-from claudeops.queries import mongo_reads, psql_meta_reads, redis_reads, sql_reads, sqlite_dot_reads
-from claudeops.shell import SHELLS, commands_as_written
+from claudeops.toolgate.argv import Syntax, read_options, subcommand, values
+from claudeops.toolgate.inline_code import awk_changes, code_changes
+from claudeops.toolgate.queries import mongo_reads, psql_meta_reads, redis_reads, sql_reads, sqlite_dot_reads
+from claudeops.toolgate.shell import SHELLS, commands_as_written
 
 WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 

@@ -20,9 +20,9 @@ from typing import Any
 
 from claude_agent_sdk import AssistantMessage, ResultMessage, SystemMessage, TextBlock, ToolUseBlock
 
-from claudeops.hookcalls import PluginCalls
 from claudeops.markers import Candidate, MarkerRegistry, MarkerType
 from claudeops.plugins import await_me_maybe
+from claudeops.runner.hookcalls import PluginCalls
 from claudeops.session import Session
 from claudeops.store import write_patiently_async
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import click
 
 from claudeops.app import App
-from claudeops.cli import apply_log_options, fail, log_options, pass_app
+from claudeops.cli.context import apply_log_options, fail, log_options, pass_app
 from claudeops.config import ConfigError, tier_section
 from claudeops.exit_codes import EXIT_LOCKED, EXIT_MEANINGS, EXIT_USAGE
-from claudeops.lock import LockHeld
 from claudeops.logs import json_logging, report_problem, session_fields
+from claudeops.runner.lock import LockHeld
 
 RUN_HELP_BEFORE_EXIT_CODES = """Run one agent session of tier N, and the next tiers if it escalates.
 
@@ -89,9 +89,9 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
                 log_format: str | None) -> None:
     # Imported here, not at the top: they pull in claude_agent_sdk (about half a second), which every other
     # command (``config show``, ``memories list``, ``--help``) would otherwise pay for at start-up.
-    from claudeops.progress import LiveProgress, problem_message
-    from claudeops.replay import ReplayError, ReplaySource, read_checked_recording
-    from claudeops.runner import RunRequest, execute
+    from claudeops.cli.progress import LiveProgress, problem_message
+    from claudeops.runner.chain import RunRequest, execute
+    from claudeops.runner.replay import ReplayError, ReplaySource, read_checked_recording
 
     apply_log_options(app, log_level, log_format)  # after the group's: a flag after ``run`` wins
     section = tier_section(tier)
