@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import claudeops
 from claudeops.config import Config, ConfigError
 from claudeops.markers import MarkerRegistry
 
-PACKAGED_PROMPTS = Path(claudeops.__file__).parent / "_shipped" / "prompts"
-SOURCE_PROMPTS = Path(claudeops.__file__).parent.parent / "prompts"
+PACKAGE_DIR = Path(__file__).parent.parent
+"""The ``claudeops`` package folder (this module is ``claudeops/runner/prompts.py``)."""
+PACKAGED_PROMPTS = PACKAGE_DIR / "_shipped" / "prompts"
+SOURCE_PROMPTS = PACKAGE_DIR.parent / "prompts"
 
 
 class PromptError(ConfigError):
