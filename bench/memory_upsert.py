@@ -3,7 +3,7 @@
 Usage: ``python bench/memory_upsert.py [MARKERS]`` (default 10,000).
 
 Each marker goes the way a live session's does: the marker registry splits the assistant text
-into candidates, the regex parses it, and :func:`claudeops_memory.markers.handle_memory_marker`
+into candidates, the regex parses it, and :func:`claudeops_memory.marker.handle_memory_marker`
 normalises the observation, asks the ``judge_memory_relation`` hook (the default judge) about
 every active memory of the same service and category, and commits its own transaction.
 
@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from claudeops_memory.markers import handle_memory_marker
+from claudeops_memory.marker import handle_memory_marker
 from memory_data import load_app
 
 from claudeops.session import Session

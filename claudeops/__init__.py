@@ -14,14 +14,14 @@ The hooks themselves are declared in :mod:`claudeops.hookspecs`.
 from claudeops.app import App
 from claudeops.cli.context import AppState, fail, open_store_or_fail, pass_app, refuse_to_overwrite
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
-from claudeops.config import Config, ConfigError, setting
+from claudeops.config import Config, ConfigError, parse_flag, setting
 from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
 from claudeops.hookspecs import hookimpl
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
 from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.notable import NotableEvent
 from claudeops.plugins import PluginError
-from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, unquoted
+from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
 from claudeops.session import EscalationRequest, Handoff, Outcome, Session
 from claudeops.session_rows import STATUSES as SESSION_STATUSES
 from claudeops.session_rows import SessionRow, count_sessions, get_session_dict, session_dicts
@@ -30,7 +30,9 @@ from claudeops.store import (
     BaseModel,
     Migration,
     StoreError,
+    add_column,
     close_store,
+    create_frozen_tables,
     db,
     insert_returning_id,
     is_row_id,
@@ -73,9 +75,12 @@ __all__ = [
     "SessionRow",
     "StoreError",
     "__version__",
+    "add_column",
+    "canonical_service",
     "close_store",
     "count_sessions",
     "counted",
+    "create_frozen_tables",
     "db",
     "fail",
     "from_timestamp",
@@ -86,9 +91,11 @@ __all__ = [
     "now_timestamp",
     "one_line",
     "open_store_or_fail",
+    "parse_flag",
     "pass_app",
     "portable_sql",
     "refuse_to_overwrite",
+    "service_name",
     "session_dicts",
     "setting",
     "simple_commands",

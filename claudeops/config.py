@@ -207,8 +207,23 @@ def _check_file_value(kind: Any, value: Any) -> Any:
     raise TypeError
 
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+
+
+def parse_flag(text: str) -> bool:
+    """A yes/no given as text (a variable, a flag, a form field); ``ValueError`` for anything else.
+
+    The one set of words for every path. A blank is neither: an empty ``CLAUDEOPS_DRY_RUN=``
+    must not quietly switch dry run off, and a blank form field means "not given", which the
+    form decides before asking here.
+    """
+    lowered = text.strip().lower()
+    if lowered in TRUE_WORDS:
+        return True
+    if lowered in FALSE_WORDS:
+        return False
+    raise ValueError(f"expected true or false, not {text!r}")
 
 
 def _parse_text_value(kind: Any, text: str) -> Any:
@@ -216,10 +231,7 @@ def _parse_text_value(kind: Any, text: str) -> Any:
     if typing.get_origin(kind) is list:
         return _split_list(text)
     if kind is bool:
-        lowered = text.strip().lower()
-        if lowered in _TRUE | _FALSE:
-            return lowered in _TRUE
-        raise ValueError
+        return parse_flag(text)
     if kind is int:
         return int(text)
     if kind is float:

@@ -1,7 +1,10 @@
-"""The exit statuses of ``claudeops``, in one place: the CLI, ``claudeops run`` and the runner share them.
+"""The exit statuses of every ``claudeops`` command, in one place (core and plugin commands alike).
 
 Cron and wrappers branch on these numbers, so they are part of the interface: ``run --help``
-is written from :data:`EXIT_MEANINGS`, and a test holds the table in docs/runner.md to it.
+is written from :data:`EXIT_MEANINGS`, a test holds the table in docs/runner.md to it, and a
+test fails on an exit status written as a bare number anywhere in the code. Plugins import the
+names from the ``claudeops`` API. click's own errors agree with the table: a
+``click.UsageError`` (a bad flag or value) exits 2, a ``click.ClickException`` 1.
 """
 
 EXIT_OK = 0

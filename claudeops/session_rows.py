@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 import peewee
 
 from claudeops.clock import from_timestamp, now_timestamp, utc_now
-from claudeops.store import BaseModel, Migration, db, insert_returning_id, is_row_id, portable_sql
+from claudeops.store import (
+    MIGRATIONS_TABLE,
+    BaseModel,
+    Migration,
+    add_column,
+    create_frozen_tables,
+    db,
+    insert_returning_id,
+    is_row_id,
+    portable_sql,
+)
 
 STATUSES = ("running", "completed", "failed", "interrupted", "escalated")
 
@@ -65,28 +74,29 @@ def _create_sessions(database: peewee.Database) -> None:
             table_name = "sessions"
             legacy_table_names = False
 
-    with database.bind_ctx([Session0001]):
-        database.create_tables([Session0001])
+    create_frozen_tables(database, Session0001)
 
 
-def _add_column(name: str, column: peewee.Field) -> Callable[[peewee.Database], None]:
-    """A migration adding one column to ``sessions`` with peewee's schema migrator (SQLite and PostgreSQL).
+RENAMED_OWNERS = {"claudeops_events": "events", "claudeops_cooldowns": "cooldowns"}
+"""Migration owners from before the one naming rule (owner = settings section), and their names now."""
 
-    The migrator is imported when a migration runs, not when claudeops starts.
+
+def _rename_owners(database: peewee.Database) -> None:
+    """Record the events' and cooldowns' applied migrations under their section names.
+
+    Core's migrations run first, so the plugins' own steps then find theirs applied.
     """
-    def apply(database: peewee.Database) -> None:
-        from playhouse.migrate import SchemaMigrator, migrate
-
-        migrate(SchemaMigrator.from_database(database).add_column("sessions", name, column))
-    return apply
+    for old, new in RENAMED_OWNERS.items():
+        database.execute_sql(portable_sql(f"UPDATE {MIGRATIONS_TABLE} SET owner = ? WHERE owner = ?"), (new, old))
 
 
 CORE_MIGRATIONS = (
     Migration("0001_create_sessions", _create_sessions),
     # the time the model API spent on the session (ResultMessage.duration_api_ms), next to the wall time
-    Migration("0002_add_duration_api_ms", _add_column("duration_api_ms", peewee.IntegerField(null=True))),
+    Migration("0002_add_duration_api_ms", add_column("sessions", "duration_api_ms", peewee.IntegerField(null=True))),
     # which runner a row belongs to (lock.run_domain): hosts sharing a database settle only their own rows
-    Migration("0003_add_runner", _add_column("runner", peewee.TextField(null=True))),
+    Migration("0003_add_runner", add_column("sessions", "runner", peewee.TextField(null=True))),
+    Migration("0004_owners_named_by_section", _rename_owners),
 )
 
 

@@ -195,12 +195,40 @@ def is_sqlite() -> bool:
 class Migration:
     """One schema step of one owner. ``apply`` receives the open database.
 
-    Names are the identity recorded in the migrations table, so they must never change once
-    released; order is the order of the owner's sequence.
+    The one style every owner follows (docs/plugins.md § Migrations): the owner is the plugin's
+    settings section name (``core``, ``memory``, ``events``…); a step is named ``NNNN_what_it_does``
+    and, once released, never renamed (the name is the identity recorded in the migrations
+    table); order is the order of the owner's sequence. A step is frozen history: it creates
+    tables from DDL text or from a frozen copy of the model (:func:`create_frozen_tables`) and
+    changes them with SQL or :func:`add_column`, never from the live model, whose later changes
+    need steps of their own.
     """
 
     name: str
     apply: Callable[[peewee.Database], None]
+
+
+def create_frozen_tables(database: peewee.Database, *models: type[peewee.Model]) -> None:
+    """Create the tables of ``models``, frozen copies of a schema defined inside a migration.
+
+    The copies are bound to ``database`` only while their tables are created; ``bind_refs=False``
+    leaves alone any live model they reference (a foreign key to ``SessionRow``), which binding
+    would otherwise unbind on exit.
+    """
+    with database.bind_ctx(models, bind_refs=False, bind_backrefs=False):
+        database.create_tables(models)
+
+
+def add_column(table: str, name: str, column: peewee.Field) -> Callable[[peewee.Database], None]:
+    """A migration step adding one column with peewee's schema migrator (SQLite and PostgreSQL).
+
+    The migrator is imported when the step runs, not when claudeops starts.
+    """
+    def apply(database: peewee.Database) -> None:
+        from playhouse.migrate import SchemaMigrator, migrate
+
+        migrate(SchemaMigrator.from_database(database).add_column(table, name, column))
+    return apply
 
 
 class MigrationRecord(BaseModel):

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 from claudeops_memory import repository
-from claudeops_memory.markers import MEMORY_PATTERN
+from claudeops_memory.marker import MEMORY_PATTERN
 from memory_support import LoadedApp, load_memory_app_fixture, memory_app_fixture  # noqa: F401
 
 

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from claudeops_memory import repository
-from claudeops_memory.markers import PROMPT_SECTION
+from claudeops_memory.marker import PROMPT_SECTION
 from memory_support import LoadedApp, memory_app_fixture  # noqa: F401
 
 from claudeops import hookimpl

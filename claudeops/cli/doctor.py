@@ -17,6 +17,7 @@ import click
 from claudeops.app import App
 from claudeops.cli.context import AppState
 from claudeops.config import Config
+from claudeops.exit_codes import EXIT_FAILED
 from claudeops.runner.credentials import credential_source
 from claudeops.runner.prompts import PromptError, tier_prompt_path
 from claudeops.store import StoreError, mask_url
@@ -134,4 +135,4 @@ def doctor_command(ctx: click.Context) -> None:
         click.echo(f"{click.style(label, fg=colour)} {check.name}: {check.detail}")
         failed += not check.ok
     if failed:
-        ctx.exit(1)
+        ctx.exit(EXIT_FAILED)

@@ -21,7 +21,7 @@ from claudeops_cooldowns.repository import cooldown_state
 from claudeops_cooldowns.settings import CooldownSettings, rules_from, validate
 from claudeops_cooldowns.web import register_web  # noqa: F401  the /cooldowns dashboard page
 
-OWNER = "claudeops_cooldowns"
+OWNER = "cooldowns"
 SECTION = "cooldowns"
 PROMPT_TIERS = (2, 3)
 

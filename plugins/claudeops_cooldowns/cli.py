@@ -7,6 +7,7 @@ import json
 import click
 
 from claudeops import App, NotableEvent, now_timestamp, open_store_or_fail, pass_app
+from claudeops import service_name as checked_service_name
 from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.prompt import describe_limits, describe_state
 from claudeops_cooldowns.repository import clear_service, cooldown_state
@@ -43,10 +44,13 @@ def show_state(app: App, as_json: bool) -> None:
 @pass_app
 def reset(app: App, service: str) -> None:
     """Clear SERVICE's recorded actions so its limits start afresh (history is kept)."""
-    open_store_or_fail(app)
-    service = service_name(service)
+    try:
+        service = service_name(checked_service_name(service, dots=True))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="SERVICE") from None
     if not service:
         raise click.BadParameter("names no service", param_hint="SERVICE")
+    open_store_or_fail(app)
     rules = rules_from(app.config.section("cooldowns"))
     before = [state for state in cooldown_state(rules=rules) if state.service == service and state.count]
     cleared = clear_service(service, now_timestamp())

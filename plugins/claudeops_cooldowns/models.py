@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee
 
-from claudeops import BaseModel, Migration, SessionRow
+from claudeops import BaseModel, Migration, SessionRow, create_frozen_tables
 
 TABLE = "cooldown_actions"
 INDEXES = (
@@ -54,9 +54,7 @@ def _create_cooldown_actions(database: peewee.Database) -> None:
             indexes = INDEXES
             legacy_table_names = False  # index names start with the table name, as the core's do
 
-    # bind_refs=False: binding the referenced SessionRow too would unbind it on exit.
-    with database.bind_ctx([CooldownAction], bind_refs=False, bind_backrefs=False):
-        database.create_tables([CooldownAction])
+    create_frozen_tables(database, CooldownAction)
 
 
 MIGRATIONS = (Migration("0001_create_cooldown_actions", _create_cooldown_actions),)

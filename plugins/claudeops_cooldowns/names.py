@@ -8,14 +8,15 @@ name and checked under another, and the limit would never bite.
 
 from __future__ import annotations
 
-from claudeops import unquoted
+from claudeops import canonical_service
 
 SYSTEMD_SUFFIX = ".service"
 
 
 def service_name(text: str) -> str:
-    """``text`` without surrounding blanks and quotes, lower-cased, without a systemd ``.service``.
+    """``text`` in the core's canonical spelling (:func:`claudeops.canonical_service`: unquoted,
+    lower-cased), without a systemd ``.service``, so a unit and its service count as one.
 
     Empty when nothing of a name is left (``''``, ``.service``).
     """
-    return unquoted(text).lower().removesuffix(SYSTEMD_SUFFIX)
+    return canonical_service(text).removesuffix(SYSTEMD_SUFFIX)

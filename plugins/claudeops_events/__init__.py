@@ -15,7 +15,7 @@ from claudeops_events.models import MIGRATIONS
 from claudeops_events.repository import store_event
 from claudeops_events.web import register_web  # noqa: F401  the /events dashboard page
 
-OWNER = "claudeops_events"
+OWNER = "events"
 
 
 @hookimpl

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from claudeops import App, open_store_or_fail, pass_app
+from claudeops import App, open_store_or_fail, pass_app, service_name
 from claudeops_events.levels import parse_level
 from claudeops_events.repository import EventRecord, list_events
 from claudeops_events.since import parse_since
@@ -28,7 +28,7 @@ def events_group() -> None:
 def events_list(app: App, level: str | None, service: str | None, since: str | None, limit: int,
                 as_json: bool) -> None:
     """List events, newest first."""
-    _check(level, since)
+    _check(level, service, since)
     open_store_or_fail(app)
     events = list_events(level=level, service=service, since=since, limit=limit)
     if as_json:
@@ -41,9 +41,10 @@ def events_list(app: App, level: str | None, service: str | None, since: str | N
         click.echo(format_event(event))
 
 
-def _check(level: str | None, since: str | None) -> None:
+def _check(level: str | None, service: str | None, since: str | None) -> None:
     """Reject a bad filter before touching the database, as a one-line usage error."""
-    for option, value, parse in (("--level", level, parse_level), ("--since", since, parse_since)):
+    for option, value, parse in (("--level", level, parse_level), ("--service", service, _event_service),
+                                 ("--since", since, parse_since)):
         if value is None:
             continue
         try:
@@ -57,3 +58,7 @@ def format_event(event: EventRecord) -> str:
     service = event.service or "-"
     session = f"#{event.session_id}" if event.session_id is not None else "operator"
     return f"{event.created_at}  {event.level:<8}  {service:<16}  {session:<8}  {event.message}"
+
+
+def _event_service(text: str) -> str:
+    return service_name(text, dots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee
 
-from claudeops import BaseModel, Migration, SessionRow
+from claudeops import BaseModel, Migration, SessionRow, create_frozen_tables
 
 TABLE = "events"
 INDEXES = (
@@ -48,9 +48,7 @@ def _create_events(database: peewee.Database) -> None:
             indexes = INDEXES
             legacy_table_names = False  # index names start with the table name, as the core's do
 
-    # bind_refs=False: binding the referenced SessionRow too would unbind it on exit.
-    with database.bind_ctx([Event], bind_refs=False, bind_backrefs=False):
-        database.create_tables([Event])
+    create_frozen_tables(database, Event)
 
 
 MIGRATIONS = (Migration("0001_create_events", _create_events),)

@@ -12,7 +12,7 @@ from typing import Any
 import peewee
 
 from claudeops import EVENT_LEVELS as LEVELS
-from claudeops import NotableEvent, db, is_row_id
+from claudeops import NotableEvent, canonical_service, db, is_row_id, service_name
 from claudeops_events.levels import normalise_level, parse_level
 from claudeops_events.models import EventRow
 from claudeops_events.since import parse_since
@@ -39,7 +39,7 @@ def store_event(event: NotableEvent) -> EventRecord:
     Services are compared case-insensitively everywhere (``Jellyfin`` is ``jellyfin``), so
     they are stored in one case and the dashboard's service filter finds them all.
     """
-    service = (event.service or "").strip().lower() or None
+    service = canonical_service(event.service or "") or None
     with db.atomic():
         row = EventRow.create(session=event.session_id, level=normalise_level(event.level), service=service,
                               message=event.message.strip(), created_at=event.created_at)
@@ -88,7 +88,7 @@ def _filtered(query: peewee.ModelSelect, *, level: str | None = None, service: s
     if level is not None:
         query = query.where(EventRow.level == parse_level(level))
     if service is not None:
-        query = query.where(EventRow.service == service.strip().lower())
+        query = query.where(EventRow.service == service_name(service, dots=True))
     if since is not None:
         query = query.where(EventRow.created_at >= parse_since(since))
     if session_id is not None:  # a number no row can have matches nothing (SQLite could not even bind it)

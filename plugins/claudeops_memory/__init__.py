@@ -15,7 +15,7 @@ import click
 
 from claudeops import Config, Session, counted, hookimpl
 from claudeops_memory.cli import memories_group
-from claudeops_memory.markers import MEMORY_MARKER
+from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
 from claudeops_memory.session_start import start_memory
 from claudeops_memory.settings import SECTION, MemorySettings, validate

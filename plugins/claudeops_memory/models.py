@@ -1,16 +1,21 @@
-"""The peewee models of the memory plugin: SPEC-0015's ``memories`` table and our decay ledger.
+"""The memory plugin's tables as code: SPEC-0015's ``memories`` and our decay ledger.
 
 The tables themselves are created by explicit SQL in :mod:`claudeops_memory.migrations`, so the
-schema is exactly the spec's; these models only describe the columns for queries.
+schema is exactly the spec's (migrations are frozen history, never derived from these models).
+For the live code, :class:`Memory` is the one definition of the columns: the snapshot type
+:class:`MemoryRecord`, the hand-written statements of :mod:`claudeops_memory.upsert_store` and
+the repository's queries all take the column list from it, and the "same service" rule is
+written once, in :func:`same_service_sql`.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import peewee
 
-from claudeops import BaseModel
+from claudeops import BaseModel, portable_sql
 from claudeops_memory.settings import DEFAULT_CONFIDENCE
 
 CATEGORIES: tuple[str, ...] = ("timing", "dependency", "behavior", "remediation", "maintenance")
@@ -53,6 +58,63 @@ class Memory(BaseModel):
 ACTIVE = Memory.active == 1
 """``WHERE`` condition for active memories (a plain ``== True`` reads like a Python mistake)."""
 INACTIVE = Memory.active == 0
+
+MEMORY_COLUMNS: tuple[str, ...] = tuple(field.column_name for field in Memory._meta.sorted_fields)
+"""The columns of ``memories`` in table order, as every query that reads or writes whole rows names them."""
+
+GENERAL = "general"
+"""How memories without a service (``service IS NULL``) are named in filters, headings and the CLI."""
+
+
+@dataclass(frozen=True)
+class MemoryRecord:
+    """A snapshot of one row of ``memories``: exactly :data:`MEMORY_COLUMNS`, in order."""
+
+    id: int
+    service: str | None
+    category: str
+    observation: str
+    confidence: float
+    active: bool
+    created_at: str
+    updated_at: str
+    session_id: int | None
+    tier: int
+
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> MemoryRecord:
+        """A record from a row of :data:`MEMORY_COLUMNS` (``active`` comes back from SQL as 0/1)."""
+        values = dict(zip(MEMORY_COLUMNS, row, strict=True))
+        values["active"] = bool(values["active"])
+        return cls(**values)
+
+    @classmethod
+    def from_model(cls, row: Memory) -> MemoryRecord:
+        return cls.from_row(tuple(getattr(row, column) for column in MEMORY_COLUMNS))
+
+    @property
+    def service_label(self) -> str:
+        """The service, or ``general`` for a memory about no particular service."""
+        return self.service or GENERAL
+
+    def as_row(self) -> dict[str, Any]:
+        """Exactly the table's columns (``active`` as a boolean), e.g. for ``--json``."""
+        return asdict(self)
+
+
+def same_service_sql(service: str | None) -> tuple[str, tuple[Any, ...]]:
+    """SQL and parameters for "same service": a general memory (NULL) matches only NULL.
+
+    Written with ``?`` placeholders (:func:`claudeops.portable_sql` adapts them);
+    :func:`same_service` is the same rule for peewee queries.
+    """
+    return ("service IS NULL", ()) if service is None else ("service = ?", (service,))
+
+
+def same_service(service: str | None) -> peewee.SQL:
+    """:func:`same_service_sql` as a peewee ``WHERE`` term."""
+    sql, params = same_service_sql(service)
+    return peewee.SQL(portable_sql(sql), params)
 
 
 class MemoryDecay(BaseModel):

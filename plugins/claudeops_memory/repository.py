@@ -16,17 +16,16 @@ a memory is active only while its confidence is at least the threshold (0.3 by d
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
 from typing import Any
 
 import peewee
 
-from claudeops import db, is_row_id, now_timestamp
+from claudeops import db, is_row_id, now_timestamp, service_name
+from claudeops_memory import upsert_store
 from claudeops_memory.confidence import active_sql, clamp_confidence, confidence_sql, is_active_confidence
 from claudeops_memory.context import plan_memory_context
-from claudeops_memory.models import ACTIVE, CATEGORIES, INACTIVE, Memory
+from claudeops_memory.models import ACTIVE, CATEGORIES, GENERAL, INACTIVE, Memory, MemoryRecord, same_service
 from claudeops_memory.settings import DEFAULT_CONFIDENCE, MAX_OBSERVATION_CHARS, MIN_CONFIDENCE
 
 __all__ = [
@@ -46,44 +45,8 @@ __all__ = [
     "update_memory",
 ]
 
-GENERAL = "general"
-"""How memories without a service (``service IS NULL``) are named in filters, headings and the CLI."""
-
-SERVICE_PATTERN = re.compile(r"[a-zA-Z0-9_-]+")
-"""Service names an agent marker can carry; operators are held to the same names."""
-
 _IDS_PER_STATEMENT = 500
 """Most ids one ``IN (...)`` list carries: each is a bound parameter, and SQLite caps their number."""
-
-
-@dataclass(frozen=True)
-class MemoryRecord:
-    """A snapshot of one row of ``memories``."""
-
-    id: int
-    service: str | None
-    category: str
-    observation: str
-    confidence: float
-    active: bool
-    created_at: str
-    updated_at: str
-    session_id: int | None
-    tier: int
-
-    @property
-    def service_label(self) -> str:
-        """The service, or ``general`` for a memory about no particular service."""
-        return self.service or GENERAL
-
-    def as_row(self) -> dict[str, Any]:
-        """Exactly the table's columns (``active`` as a boolean), e.g. for ``--json``."""
-        return asdict(self)
-
-
-def _record(row: Memory) -> MemoryRecord:
-    return MemoryRecord(row.id, row.service, row.category, row.observation, row.confidence, bool(row.active),
-                        row.created_at, row.updated_at, row.session_id, row.tier)
 
 
 # --------------------------------------------------------------------------- validation
@@ -101,17 +64,15 @@ def validate_category(category: str) -> str:
 
 
 def normalise_service(service: str | None) -> str | None:
-    """``None``, blank or ``general`` mean a general memory; anything else must be a plain name.
+    """``None``, blank or ``general`` mean a general memory; anything else is a service name.
 
-    Names are lower-cased, as the events and cooldowns plugins do, so ``Jellyfin`` and
+    The one service-name rule (:func:`claudeops.service_name`, SPEC-0015's characters, at most
+    100 of them, lower-cased as events and cooldowns store theirs), so ``Jellyfin`` and
     ``jellyfin`` are one service for reinforcement, filters and the context's headings.
     """
     if service is None or not service.strip() or service.strip().lower() == GENERAL:
         return None
-    service = service.strip().lower()
-    if not SERVICE_PATTERN.fullmatch(service):
-        raise ValueError(f"invalid service name {service!r} (use letters, digits, '_' and '-')")
-    return service
+    return service_name(service)
 
 
 def validate_observation(text: str, max_chars: int = MAX_OBSERVATION_CHARS) -> str:
@@ -131,11 +92,6 @@ def _id_chunks(ids: Iterable[int]) -> Iterable[list[int]]:
     return peewee.chunked(sorted({memory_id for memory_id in ids if is_row_id(memory_id)}), _IDS_PER_STATEMENT)
 
 
-def _same_service(service: str | None) -> peewee.Expression:
-    """SQL for "same service", where NULL (general) matches only NULL."""
-    return Memory.service.is_null() if service is None else Memory.service == service
-
-
 # --------------------------------------------------------------------------- reads
 
 
@@ -145,7 +101,7 @@ def _filtered(service: str | None, category: str | None, include_inactive: bool,
     if session_id is not None:
         query = query.where(Memory.session_id == session_id)
     if service is not None:
-        query = query.where(_same_service(normalise_service(service)))
+        query = query.where(same_service(normalise_service(service)))
     if category is not None:
         query = query.where(Memory.category == category)
     if only_inactive:
@@ -170,7 +126,7 @@ def list_memories(*, service: str | None = None, category: str | None = None, in
         query = query.limit(limit).offset(offset)
     elif offset:
         query = query.offset(offset)
-    return [_record(row) for row in query]
+    return [MemoryRecord.from_model(row) for row in query]
 
 
 def count_memories(*, service: str | None = None, category: str | None = None, include_inactive: bool = True,
@@ -196,7 +152,7 @@ def count_listed_before(memory: MemoryRecord, *, service: str | None = None, cat
 
 def get_memory(memory_id: int) -> MemoryRecord | None:
     row = _row(memory_id)
-    return None if row is None else _record(row)
+    return None if row is None else MemoryRecord.from_model(row)
 
 
 def existing_ids(ids: Iterable[int]) -> set[int]:
@@ -260,13 +216,10 @@ def create_memory(*, category: str, observation: str, service: str | None = None
     category = validate_category(category)
     text = validate_observation(observation, max_chars)
     service = normalise_service(service)
-    value = clamp_confidence(confidence)
-    stamp = now or now_timestamp()
     with db.atomic():
-        row = Memory.create(service=service, category=category, observation=text, confidence=value,
-                            active=is_active_confidence(value, min_confidence), created_at=stamp,
-                            updated_at=stamp, session_id=session_id, tier=tier)
-    return _record(row)
+        return upsert_store.insert(service=service, category=category, observation=text, confidence=confidence,
+                                   min_confidence=min_confidence, session_id=session_id, tier=tier,
+                                   now=now or now_timestamp())
 
 
 def update_memory(memory_id: int, *, observation: str | None = None, confidence: float | None = None,
@@ -296,7 +249,7 @@ def update_memory(memory_id: int, *, observation: str | None = None, confidence:
         if value is not None:
             changes[Memory.confidence] = value
         Memory.update(changes).where(Memory.id == memory_id).execute()
-        return _record(Memory.get_by_id(memory_id))
+        return MemoryRecord.from_model(Memory.get_by_id(memory_id))
 
 
 def delete_memories(ids: Sequence[int]) -> int:

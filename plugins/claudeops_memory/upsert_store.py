@@ -15,19 +15,18 @@ lost between the read and the write. Every function here must run inside ``db.at
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import astuple, replace
 from typing import Any
 
 from claudeops import db, insert_returning_id, portable_sql
 from claudeops_memory.confidence import clamp_confidence, is_active_confidence
-from claudeops_memory.repository import MemoryRecord
+from claudeops_memory.models import MEMORY_COLUMNS, MemoryRecord, same_service_sql
 
-_SELECT = ("SELECT id, service, category, observation, confidence, active, created_at, updated_at, session_id, "
-           "tier FROM memories WHERE ")
+_SELECT = f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories WHERE "
 _ORDER = " ORDER BY confidence DESC, id DESC"
 _BY_ID = _SELECT + "id = ?"
-_INSERT = ("INSERT INTO memories (service, category, observation, confidence, active, created_at, updated_at, "
-           "session_id, tier) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERTED = MEMORY_COLUMNS[1:]  # all but the id the database assigns
+_INSERT = f"INSERT INTO memories ({', '.join(_INSERTED)}) VALUES ({', '.join('?' * len(_INSERTED))})"
 
 
 def _sql(statement: str, *, lock: bool = False) -> str:
@@ -37,25 +36,18 @@ def _sql(statement: str, *, lock: bool = False) -> str:
 
 
 def _records(statement: str, params: tuple[Any, ...], *, lock: bool = False) -> list[MemoryRecord]:
-    rows = db.execute_sql(_sql(statement, lock=lock), params).fetchall()
-    return [MemoryRecord(row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6], row[7], row[8], row[9])
-            for row in rows]
-
-
-def _group(service: str | None) -> tuple[str, tuple[Any, ...]]:
-    """SQL and parameters for "same service": a general memory (NULL) matches only NULL."""
-    return ("service IS NULL", ()) if service is None else ("service = ?", (service,))
+    return [MemoryRecord.from_row(row) for row in db.execute_sql(_sql(statement, lock=lock), params).fetchall()]
 
 
 def active_group(service: str | None, category: str) -> list[MemoryRecord]:
     """Active memories of the same service and category, most trusted first: the candidates."""
-    where, params = _group(service)
+    where, params = same_service_sql(service)
     return _records(_SELECT + where + " AND category = ? AND active = 1" + _ORDER, (*params, category))
 
 
 def inactive_duplicate(service: str | None, category: str, observation: str) -> MemoryRecord | None:
     """The newest inactive memory of the same service and category with the same text, ignoring case."""
-    where, params = _group(service)
+    where, params = same_service_sql(service)
     found = _records(_SELECT + where + " AND category = ? AND active = 0 AND LOWER(observation) = LOWER(?)"
                      " ORDER BY id DESC LIMIT 1", (*params, category, observation), lock=True)
     return found[0] if found else None
@@ -107,12 +99,13 @@ def insert(*, service: str | None, category: str, observation: str, confidence: 
            session_id: int | None, tier: int, now: str) -> MemoryRecord:
     """Add a new memory (created and last reinforced ``now``), active unless below the threshold.
 
-    The same row :func:`claudeops_memory.repository.create_memory` writes, without its checks: the
-    marker regex already chose the category, :func:`~claudeops_memory.repository.normalise_service`
-    the service and :func:`~claudeops_memory.markers.prepare_observation` the one-line, bounded text.
+    The one insert of a memory: markers call it with text their grammar and
+    :func:`~claudeops_memory.marker.prepare_observation` already checked, the CLI and the
+    dashboard through :func:`claudeops_memory.repository.create_memory`, which checks first.
     """
     value = clamp_confidence(confidence)
-    active = is_active_confidence(value, min_confidence)
-    memory_id = insert_returning_id(_INSERT, (service, category, observation, value, int(active), now, now,
-                                              session_id, tier))
-    return MemoryRecord(memory_id, service, category, observation, value, active, now, now, session_id, tier)
+    record = MemoryRecord(0, service, category, observation, value, is_active_confidence(value, min_confidence),
+                          now, now, session_id, tier)
+    values = tuple(int(value) if column == "active" else value
+                   for column, value in zip(MEMORY_COLUMNS, astuple(record), strict=True))[1:]
+    return replace(record, id=insert_returning_id(_INSERT, values))

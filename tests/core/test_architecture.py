@@ -231,3 +231,22 @@ def test_only_the_sdk_module_imports_private_sdk_modules() -> None:
             if target.startswith("claude_agent_sdk._"):
                 offenders.append(f"{path.relative_to(REPO)}:{line} {target}")
     assert offenders == []
+
+
+def _bare_exit_statuses(path: Path) -> Iterator[str]:
+    """``sys.exit(3)``, ``ctx.exit(1)``, ``fail(msg, 2)``, ``SystemExit(2)``: a status as a bare number."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name in ("exit", "SystemExit", "fail", "_exit"):
+            arguments = [*node.args[1:]] if name == "fail" else [*node.args]
+            arguments += [keyword.value for keyword in node.keywords if keyword.arg in ("code", "status")]
+            if any(isinstance(argument, ast.Constant) and isinstance(argument.value, int) for argument in arguments):
+                yield f"{path.relative_to(REPO)}:{node.lineno}"
+
+
+def test_every_exit_status_comes_from_the_one_table() -> None:
+    """``claudeops/exit_codes.py`` names every status; a bare number would drift from the docs."""
+    sources = [*CORE.rglob("*.py"), *(path for folder in PLUGIN_PACKAGES.values() for path in folder.rglob("*.py"))]
+    assert [where for path in sources for where in _bare_exit_statuses(path)] == []

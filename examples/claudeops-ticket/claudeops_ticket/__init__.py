@@ -12,7 +12,18 @@ import re
 import click
 import peewee
 
-from claudeops import BaseModel, Marker, MarkerType, Migration, Session, hookimpl, open_store_or_fail, pass_app
+from claudeops import (
+    BaseModel,
+    Marker,
+    MarkerType,
+    Migration,
+    Session,
+    create_frozen_tables,
+    db,
+    hookimpl,
+    open_store_or_fail,
+    pass_app,
+)
 
 TICKET_PATTERN = re.compile(r"\[TICKET:([a-zA-Z0-9_-]+)\][ \t]*(.+)")
 
@@ -40,11 +51,23 @@ class Ticket(BaseModel):
 
 
 def _create_tickets(database: peewee.Database) -> None:
-    database.create_tables([Ticket])
+    """The table as first released, frozen here: a later change to ``Ticket`` gets its own migration."""
+
+    class Ticket0001(peewee.Model):
+        service = peewee.TextField()
+        text = peewee.TextField()
+        session_id = peewee.IntegerField(null=True)
+        created_at = peewee.TextField()
+
+        class Meta:
+            table_name = "tickets"
+
+    create_frozen_tables(database, Ticket0001)
 
 
 @hookimpl
 def register_migrations(register):
+    """Owner ``ticket``, the plugin's name, as claudeops' own plugins name theirs (``memory``, ``events``)."""
     register("ticket", [Migration("0001_create_tickets", _create_tickets)])
 
 
@@ -56,7 +79,7 @@ def register_marker_types(register):
 def store_ticket(session: Session, marker: Marker) -> None:
     """Store the ticket as soon as the marker is seen."""
     service, text = marker.groups
-    with Ticket._meta.database.atomic():
+    with db.atomic():
         Ticket.create(service=service, text=text, session_id=session.id, created_at=session.now())
 
 

@@ -12,12 +12,10 @@ from typing import Any
 
 from litestar.exceptions import ValidationException
 
-from claudeops import MAX_ROW_ID, is_row_id
-from claudeops_memory.repository import CATEGORIES, GENERAL
+from claudeops import MAX_ROW_ID, is_row_id, parse_flag
+from claudeops_memory.models import CATEGORIES, GENERAL
 
 SHOW_CHOICES = ("all", "active", "inactive")
-TRUE_WORDS = {"1", "true", "on", "yes"}
-FALSE_WORDS = {"0", "false", "off", "no"}
 
 
 def text_field(data: Mapping[str, Any], name: str) -> str | None:
@@ -50,10 +48,10 @@ def bool_field(data: Mapping[str, Any], name: str) -> bool | None:
     raw = text_field(data, name)
     if raw is None or not raw.strip():
         return None
-    lowered = raw.strip().lower()
-    if lowered in TRUE_WORDS | FALSE_WORDS:
-        return lowered in TRUE_WORDS
-    raise ValidationException(f"{name} must be true or false, not {raw!r}")
+    try:
+        return parse_flag(raw)
+    except ValueError:
+        raise ValidationException(f"{name} must be true or false, not {raw!r}") from None
 
 
 def parse_ids(values: Iterable[Any]) -> list[int]:
