@@ -21,6 +21,7 @@ from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
 from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.notable import NotableEvent
 from claudeops.plugins import PluginError
+from claudeops.redaction import Redaction, redact, redact_secrets
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
 from claudeops.session import EscalationRequest, Handoff, Outcome, Session
 from claudeops.session_rows import STATUSES as SESSION_STATUSES
@@ -71,6 +72,7 @@ __all__ = [
     "NotableEvent",
     "Outcome",
     "PluginError",
+    "Redaction",
     "Session",
     "SessionRow",
     "StoreError",
@@ -94,6 +96,8 @@ __all__ = [
     "parse_flag",
     "pass_app",
     "portable_sql",
+    "redact",
+    "redact_secrets",
     "refuse_to_overwrite",
     "service_name",
     "session_dicts",

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claudeops.runner.transcript import may_hold_secret, redact, secret_literals
+from claudeops.redaction import may_hold_secret, redact
+from claudeops.runner.transcript import secret_literals
 from claudeops.toolgate.dry_run import mutating_command, mutating_reason
 
 

@@ -7,10 +7,11 @@ control frames); an interrupted session's file has no result frame and is refuse
 
 A transport that still has each frame's text (a recording replayed from a file) hands it over
 as it is; frames that reach us only as dicts (the CLI's, which the SDK parses; a scripted
-replay; a tool result the replay replaced) are serialised as compact JSON. Redaction runs on
-each line as its batch is written. Every pattern stops at a quote or a backslash, so a
-replacement never breaks the JSON it sits in; a batch that cannot hold a secret (checked with
-plain substring tests, on the whole batch at once) is written untouched.
+replay; a tool result the replay replaced) are serialised as compact JSON. Redaction
+(:mod:`claudeops.redaction`, the one function every path uses) runs on each line as its batch is
+written; its replacements stop at a quote or a backslash, so they never break the JSON they sit
+in, and a batch that cannot hold a secret (its cheap pre-check, on the whole batch at once) is
+written untouched.
 
 Lines are kept in a list and written together, in one ``write``, at most
 :data:`FLUSH_INTERVAL` seconds after the first of them and when the session ends, so a
@@ -25,7 +26,6 @@ import asyncio
 import json
 import logging
 import os
-import re
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
@@ -33,61 +33,22 @@ from typing import IO, Any
 import msgspec
 from claude_agent_sdk import Transport
 
+from claudeops.redaction import MIN_LITERAL_SECRET, may_hold_secret, redact
 from claudeops.runner.credentials import CREDENTIAL_VARIABLES
 
 log = logging.getLogger(__name__)
 
-REDACTED = "***"
 FLUSH_INTERVAL = 0.5
 """Seconds a written line may wait in the buffer: the live view's lag, and what a kill can lose."""
-_MIN_LITERAL_SECRET = 8
 _ENCODER = msgspec.json.Encoder(enc_hook=str)
 """About six times faster than ``json`` for a frame; only frames with no text of their own use it."""
 _FALLBACK_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str, check_circular=False)
-
-_PATTERNS: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
-    # (cheap lowercase substrings, one of which must be present; pattern; replacement)
-    # Anthropic keys and OAuth tokens wherever they appear
-    (("sk-ant-",), re.compile(r"sk-ant-[A-Za-z0-9_\-]{4,}"), "sk-ant-" + REDACTED),
-    # header-like values in text: "Authorization: Bearer abc", "x-api-key=abc"
-    (("authorization", "x-api-key"),
-     re.compile(r"((?:authorization|proxy-authorization|x-api-key)\\?\"?\s*[:=]\s*\\?\"?\s*"
-                r"(?:(?:bearer|basic|token)\s+)?)[^\s\"'\\,;}]+", re.IGNORECASE), r"\1" + REDACTED),
-    # credentials in URLs: scheme://user:password@host, the user possibly empty (redis://:password@host)
-    (("://",), re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@\"'\\]*:)[^\s@/\"'\\]+@"), r"\1" + REDACTED + "@"),
-)
-
 
 def secret_literals(environ: dict[str, str] | os._Environ[str] | None = None) -> tuple[str, ...]:
     """Values of credential variables present now, redacted verbatim wherever they appear."""
     environ = os.environ if environ is None else environ
     return tuple(value for name in CREDENTIAL_VARIABLES
-                 if len(value := environ.get(name, "")) >= _MIN_LITERAL_SECRET and '"' not in value)
-
-
-def redact(text: str, literals: Iterable[str] = ()) -> str:
-    """``text`` with API keys, authorization values and URL passwords replaced by ``***``."""
-    for literal in literals:
-        text = text.replace(literal, REDACTED)
-    lowered = text.lower()
-    for needles, pattern, replacement in _PATTERNS:
-        if any(needle in lowered for needle in needles):  # most lines hold no secret: skip the regex
-            text = pattern.sub(replacement, text)
-    return text
-
-
-def may_hold_secret(line: str, literals: tuple[str, ...] = ()) -> bool:
-    """Whether :func:`redact` could change ``line``; ``False`` means it certainly would not.
-
-    Substring tests only, each a single fast scan, in the order that settles most lines
-    soonest: a URL password needs an ``@`` (one ``memchr``), header names are case-insensitive.
-    """
-    if "sk-ant-" in line or ("@" in line and "://" in line):
-        return True
-    lowered = line.lower()
-    if "authorization" in lowered or "x-api-key" in lowered:
-        return True
-    return bool(literals) and any(literal in line for literal in literals)
+                 if len(value := environ.get(name, "")) >= MIN_LITERAL_SECRET and '"' not in value)
 
 
 def encode_frame(frame: dict[str, Any]) -> str:
