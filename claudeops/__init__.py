@@ -19,7 +19,7 @@ from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXI
 from claudeops.hookspecs import hookimpl
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
 from claudeops.notable import LEVELS as EVENT_LEVELS
-from claudeops.notable import NotableEvent
+from claudeops.notable import SERVICE_STATUS_OF_LEVEL, UNKNOWN_STATUS, NotableEvent, ServiceStatus
 from claudeops.plugins import PluginError
 from claudeops.redaction import Redaction, redact, redact_secrets
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
@@ -55,7 +55,9 @@ __all__ = [
     "MAX_LINE_CHARS",
     "MAX_ROW_ID",
     "MAX_SERVICE_LENGTH",
+    "SERVICE_STATUS_OF_LEVEL",
     "SESSION_STATUSES",
+    "UNKNOWN_STATUS",
     "App",
     "AppState",
     "BaseModel",
@@ -73,6 +75,7 @@ __all__ = [
     "Outcome",
     "PluginError",
     "Redaction",
+    "ServiceStatus",
     "Session",
     "SessionRow",
     "StoreError",

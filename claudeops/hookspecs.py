@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from claudeops.config import Config
     from claudeops.markers import Marker
-    from claudeops.notable import NotableEvent
+    from claudeops.notable import NotableEvent, ServiceStatus
     from claudeops.session import Outcome, Session
 
 PROJECT = "claudeops"
@@ -187,4 +187,15 @@ def judge_memory_relation(
     (same subject, conflicting conclusion) or ``"distinct"`` (a different fact); ``None``
     defers to the next judge. The memory plugin ships a fast deterministic default marked
     ``trylast``, so a better judge (an LLM, a model) simply registers its own implementation.
+    """
+
+
+@hookspec(firstresult=True)
+def service_statuses() -> list[ServiceStatus] | None:
+    """Every service some event has named, with its status and since when, sorted by service.
+
+    A service's status is the level of its latest event (``critical`` = down, ``warning`` =
+    degraded, ``info`` = up; :data:`claudeops.notable.SERVICE_STATUS_OF_LEVEL`). The events
+    plugin answers; notifications, the overview and ``/metrics`` ask, so they agree. ``None``
+    (no plugin answers, e.g. events disabled) means nothing is known.
     """

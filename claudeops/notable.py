@@ -20,3 +20,28 @@ class NotableEvent:
     created_at: str
     service: str | None = None
     session_id: int | None = None
+
+
+SERVICE_STATUS_OF_LEVEL = {"critical": "down", "warning": "degraded", "info": "up"}
+"""A service's status is the level of its latest event: the one definition notifications, the
+overview and metrics share (the events plugin answers ``service_statuses`` with it)."""
+UNKNOWN_STATUS = "unknown"
+"""The status of a service no event has named yet."""
+
+
+@dataclass(frozen=True)
+class ServiceStatus:
+    """Where a service stands: ``up``, ``degraded``, ``down`` (or ``unknown``), and since when.
+
+    ``since`` is when the service entered this status: the oldest event of the run of events
+    with this level that the latest belongs to (a repeat of "down" does not move it).
+    ``message`` and ``event_id`` are those of the latest event.
+    """
+
+    service: str
+    status: str
+    level: str
+    since: str
+    last_event_at: str
+    message: str
+    event_id: int

@@ -13,6 +13,7 @@ from claudeops_events.cli import events_group
 from claudeops_events.marker import event_marker_type
 from claudeops_events.models import MIGRATIONS
 from claudeops_events.repository import store_event
+from claudeops_events.status import service_statuses as current_statuses
 from claudeops_events.web import register_web  # noqa: F401  the /events dashboard page
 
 OWNER = "events"
@@ -36,3 +37,8 @@ def record_event(event: NotableEvent) -> None:
 @hookimpl
 def register_commands(cli):
     cli.add_command(events_group)
+
+
+@hookimpl
+def service_statuses():
+    return current_statuses()
