@@ -20,7 +20,7 @@ from claudeops.hookspecs import hookimpl
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
 from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.notable import NotableEvent
-from claudeops.plugins import PluginError
+from claudeops.plugins import PluginError, plugin_failure
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, unquoted
 from claudeops.session import EscalationRequest, Handoff, Outcome, Session
 from claudeops.session_rows import STATUSES as SESSION_STATUSES
@@ -87,6 +87,7 @@ __all__ = [
     "one_line",
     "open_store_or_fail",
     "pass_app",
+    "plugin_failure",
     "portable_sql",
     "refuse_to_overwrite",
     "session_dicts",
