@@ -8,6 +8,10 @@ The dashboard reads it through :mod:`claudeops_events.repository`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import click
+
 from claudeops import NotableEvent, hookimpl
 from claudeops_events.cli import events_group
 from claudeops_events.marker import event_marker_type
@@ -19,12 +23,12 @@ OWNER = "claudeops_events"
 
 
 @hookimpl
-def register_migrations(register):
+def register_migrations(register: Callable[..., None]) -> None:
     register(OWNER, MIGRATIONS)
 
 
 @hookimpl
-def register_marker_types(register):
+def register_marker_types(register: Callable[..., None]) -> None:
     register(event_marker_type())
 
 
@@ -34,5 +38,5 @@ def record_event(event: NotableEvent) -> None:
 
 
 @hookimpl
-def register_commands(cli):
+def register_commands(cli: click.Group) -> None:
     cli.add_command(events_group)
