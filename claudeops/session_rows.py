@@ -144,7 +144,7 @@ def session_dicts(*, status: str | None = None, limit: int | None = None, offset
         query = query.where(SessionRow.status == status)
     if limit is not None:
         query = query.limit(limit).offset(offset)
-    rows = cast("Iterable[dict[str, Any]]", query.dicts())  # peewee's stubs: .dicts() keeps the model type
+    rows = cast("Iterable[dict[str, Any]]", query.dicts())  # peewee's stubs type .dicts() as the model query
     return [with_elapsed(row) for row in rows]
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, cast
 
 import peewee
 
@@ -140,7 +140,7 @@ def _same_service(service: str | None) -> peewee.Expression:
 
 
 def _filtered(service: str | None, category: str | None, include_inactive: bool,
-              only_inactive: bool, session_id: int | None = None) -> peewee.ModelSelect:
+              only_inactive: bool, session_id: int | None = None) -> peewee.ModelSelect[Memory]:
     query = Memory.select()
     if session_id is not None:
         query = query.where(Memory.session_id == session_id)
@@ -211,14 +211,16 @@ def list_services() -> list[str]:
     """Every service some memory is about, sorted (general memories are not a service)."""
     query = (Memory.select(Memory.service).where(Memory.service.is_null(False))
              .distinct().order_by(Memory.service))
-    return [service for (service,) in query.tuples()]
+    # peewee's stubs type .tuples() as the model query
+    return [service for (service,) in cast("Iterable[tuple[str]]", query.tuples())]
 
 
 def memory_counts() -> tuple[int, int]:
     """(active, inactive) memory counts, for summary cards: one grouped COUNT, not one per state."""
     query = (Memory.select(Memory.active, peewee.fn.COUNT(Memory.id)).where(ACTIVE | INACTIVE)
              .group_by(Memory.active))
-    counts = dict(query.tuples())
+    # peewee's stubs type .tuples() as the model query
+    counts = dict(cast("Iterable[tuple[bool, int]]", query.tuples()))
     return counts.get(True, 0), counts.get(False, 0)
 
 
