@@ -20,7 +20,7 @@ from claudeops.hookspecs import hookimpl
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
 from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.notable import SERVICE_STATUS_OF_LEVEL, UNKNOWN_STATUS, NotableEvent, ServiceStatus
-from claudeops.plugins import PluginError
+from claudeops.plugins import PluginError, plugin_failure
 from claudeops.redaction import Redaction, redact, redact_secrets
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
 from claudeops.session import EscalationRequest, Handoff, Outcome, Session
@@ -98,6 +98,7 @@ __all__ = [
     "open_store_or_fail",
     "parse_flag",
     "pass_app",
+    "plugin_failure",
     "portable_sql",
     "redact",
     "redact_secrets",

@@ -72,7 +72,7 @@ class App:
         self.migrations.append((owner, tuple(migrations)))
 
     @property
-    def hook(self) -> Any:
+    def hook(self) -> pluggy.HookRelay:
         return self.pm.hook
 
     def logged_packages(self) -> tuple[str, ...]:

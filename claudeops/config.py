@@ -274,11 +274,13 @@ class Config:
 
     @property
     def core(self) -> CoreSettings:
-        return self.sections[CORE_SECTION]
+        core: CoreSettings = self.sections[CORE_SECTION]
+        return core
 
     @property
     def plugins(self) -> PluginSettings:
-        return self.sections["plugins"]
+        plugins: PluginSettings = self.sections["plugins"]
+        return plugins
 
     def section(self, name: str) -> Any:
         """A section's dataclass instance; a plugin reads its own with this."""
@@ -290,7 +292,8 @@ class Config:
     def tier(self, tier: int) -> TierSettings:
         if tier not in TIER_DEFAULTS:
             raise ConfigError(f"tier must be 1, 2 or 3, not {tier}")
-        return self.sections[tier_section(tier)]
+        settings: TierSettings = self.sections[tier_section(tier)]
+        return settings
 
     @property
     def state_dir(self) -> Path:

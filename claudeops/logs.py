@@ -59,7 +59,7 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(payload, ensure_ascii=False)
 
 
-class StderrHandler(logging.StreamHandler):
+class StderrHandler(logging.StreamHandler[TextIO]):
     """Writes to whatever ``sys.stderr`` is when a record is emitted, like logging's own ``_StderrHandler``.
 
     rich's live progress line swaps ``sys.stderr`` for a proxy that prints above the line; a
@@ -70,6 +70,7 @@ class StderrHandler(logging.StreamHandler):
     def __init__(self) -> None:
         logging.Handler.__init__(self)  # not StreamHandler's: it would assign the stream this class looks up
 
+    # Read-only on purpose, where StreamHandler's is a plain attribute: nothing may pin another stream.
     @property
     def stream(self) -> TextIO:  # type: ignore[override]
         return sys.stderr
@@ -91,7 +92,6 @@ def configure_logging(level: str = "warning", fmt: str = "text", packages: Itera
     root = logging.getLogger()
     if (existing := _installed_handler()) is not None:
         root.removeHandler(existing)
-    handler._claudeops = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(logging.WARNING)
     for name in dict.fromkeys((CORE_PACKAGE, *packages)):
@@ -119,6 +119,6 @@ def report_problem(message: str, text_prefix: str = "claudeops: ", fields: dict[
         click.echo(f"{text_prefix}{message}", err=True)
 
 
-def _installed_handler() -> logging.Handler | None:
-    return next((handler for handler in logging.getLogger().handlers if getattr(handler, "_claudeops", False)),
-                None)
+def _installed_handler() -> StderrHandler | None:
+    """The handler :func:`configure_logging` installed: it is the one :class:`StderrHandler` on the root logger."""
+    return next((handler for handler in logging.getLogger().handlers if isinstance(handler, StderrHandler)), None)

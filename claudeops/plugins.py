@@ -16,7 +16,7 @@ import importlib
 import importlib.metadata
 import inspect
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,7 +83,18 @@ class LoadReport:
 
 
 class PluginManager(pluggy.PluginManager):
-    """pluggy's manager, but every hook implementation names its plugin when it raises."""
+    """pluggy's manager, but every hook implementation names its plugin when it raises.
+
+    pluggy declares ``HookImpl.function`` final and has no public way to wrap an implementation,
+    so each one gets a guarded twin at registration, kept here, and every call pluggy makes
+    (``pm.hook.<name>(...)`` goes through ``_hookexec``) runs the twins instead. Code that calls
+    ``impl.function`` itself, one implementation at a time (the runner's ``PluginCalls``, the
+    dashboard's ``register_web``), names a failure with :func:`plugin_failure`.
+    """
+
+    def __init__(self, project_name: str) -> None:
+        super().__init__(project_name)
+        self._guarded: dict[pluggy.HookImpl, pluggy.HookImpl] = {}
 
     def register(self, plugin: object, name: str | None = None) -> str | None:
         registered = super().register(plugin, name)
@@ -91,8 +102,20 @@ class PluginManager(pluggy.PluginManager):
             for caller in self.get_hookcallers(plugin) or ():
                 for impl in caller.get_hookimpls():
                     if impl.plugin is plugin and not (impl.wrapper or impl.hookwrapper):
-                        impl.function = _naming_failures(impl.function, impl.plugin_name, caller.name)
+                        guarded = _naming_failures(impl.function, impl.plugin_name, caller.name)
+                        self._guarded[impl] = pluggy.HookImpl(impl.plugin, impl.plugin_name, guarded, impl.opts)
         return registered
+
+    def unregister(self, plugin: object | None = None, name: str | None = None) -> Any | None:
+        removed = super().unregister(plugin, name)
+        for impl in [impl for impl in self._guarded if impl.plugin is removed]:
+            del self._guarded[impl]
+        return removed
+
+    def _hookexec(self, hook_name: str, methods: Sequence[pluggy.HookImpl], kwargs: Mapping[str, object],
+                  firstresult: bool) -> object | list[object]:
+        guarded = self._guarded
+        return super()._hookexec(hook_name, [guarded.get(impl, impl) for impl in methods], kwargs, firstresult)
 
 
 def make_plugin_manager() -> PluginManager:

@@ -13,6 +13,8 @@ from claudeops.clock import Clock, now_timestamp, utc_now
 from claudeops.notable import NotableEvent
 
 if TYPE_CHECKING:
+    import pluggy
+
     from claudeops.config import Config, TierSettings
 
 
@@ -69,7 +71,7 @@ class Session:
     model: str
     trigger: str
     config: Config
-    hook: Any
+    hook: pluggy.HookRelay
     parent_id: int | None = None
     dry_run: bool = False
     handoff: Handoff | None = None

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import peewee
 
@@ -135,10 +136,12 @@ def interrupt_abandoned_sessions(runner: str) -> int:
     Rows of other runners sharing the database (other hosts, other state directories) are theirs
     to settle; rows from before runners were recorded (``NULL``) are taken as this runner's.
     """
-    return (SessionRow.update(status="interrupted", error="the runner process died before the session ended",
-                              ended_at=now_timestamp())
-            .where((SessionRow.status == "running") & ((SessionRow.runner == runner) | SessionRow.runner.is_null()))
-            .execute())
+    interrupted: int = (
+        SessionRow.update(status="interrupted", error="the runner process died before the session ended",
+                          ended_at=now_timestamp())
+        .where((SessionRow.status == "running") & ((SessionRow.runner == runner) | SessionRow.runner.is_null()))
+        .execute())
+    return interrupted
 
 
 def session_dicts(*, status: str | None = None, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
@@ -152,7 +155,8 @@ def session_dicts(*, status: str | None = None, limit: int | None = None, offset
         query = query.where(SessionRow.status == status)
     if limit is not None:
         query = query.limit(limit).offset(offset)
-    return [with_elapsed(row) for row in query.dicts()]
+    rows = cast("Iterable[dict[str, Any]]", query.dicts())  # peewee's stubs type .dicts() as the model query
+    return [with_elapsed(row) for row in rows]
 
 
 def count_sessions(status: str | None = None) -> int:

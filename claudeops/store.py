@@ -180,8 +180,10 @@ def insert_returning_id(statement: str, params: Sequence[object]) -> int:
     """
     statement = portable_sql(statement)
     if db.returning_clause:
-        return db.execute_sql(statement + " RETURNING id", params).fetchone()[0]
-    return db.execute_sql(statement, params).lastrowid
+        row_id: int = db.execute_sql(statement + " RETURNING id", params).fetchone()[0]
+    else:
+        row_id = db.execute_sql(statement, params).lastrowid
+    return row_id
 
 
 def is_sqlite() -> bool:
@@ -260,7 +262,7 @@ def _applied(owner: str) -> dict[str, str]:
 def migration_status(plan: Iterable[tuple[str, Sequence[Migration]]]) -> list[MigrationStatus]:
     """Every known migration with the time it was applied, or None when pending."""
     db.create_tables([MigrationRecord], safe=True)
-    rows = []
+    rows: list[MigrationStatus] = []
     for owner, migrations in plan:
         applied = _applied(owner)
         rows.extend(MigrationStatus(owner, step.name, applied.get(step.name)) for step in migrations)

@@ -280,3 +280,18 @@ def test_a_database_error_the_driver_spreads_over_lines_is_one_line(tmp_path):
     [line] = result.output.splitlines()
     assert line.startswith("Error: cannot open database postgresql://ops:***@127.0.0.1:9/claudeops: ")
     assert "Is the server running" in line and "secret" not in line
+
+
+def test_a_pass_app_command_invoked_outside_the_group_says_so_instead_of_crashing():
+    import click
+
+    from claudeops import pass_app
+
+    @click.command()
+    @pass_app
+    def standalone(app):
+        click.echo("never reached")
+
+    result = CliRunner().invoke(standalone, [])
+    assert result.exit_code == EXIT_USAGE
+    assert "Error: standalone needs the claudeops app: run it as a claudeops command" in result.output

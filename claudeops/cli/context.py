@@ -42,7 +42,11 @@ def pass_app(function: Any) -> Any:
     """Decorator: give a command the loaded :class:`App` as its first argument."""
     @click.pass_context
     def wrapper(ctx: click.Context, *args: Any, **kwargs: Any) -> Any:
-        return ctx.invoke(function, ctx.find_object(AppState).app, *args, **kwargs)
+        state = ctx.find_object(AppState)
+        if state is None:  # a command invoked on its own, not through the claudeops group that loads the app
+            raise click.UsageError(f"{ctx.command_path} needs the claudeops app: run it as a claudeops command",
+                                   ctx)
+        return ctx.invoke(function, state.app, *args, **kwargs)
     wrapper.__name__ = function.__name__
     wrapper.__doc__ = function.__doc__
     return wrapper

@@ -7,6 +7,7 @@ environment variables, no credentials, no database URL.
 from __future__ import annotations
 
 import platform
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from claudeops import Session, hookimpl, setting
@@ -29,7 +30,7 @@ class EnvironmentSettings:
 
 
 @hookimpl
-def register_settings(register):
+def register_settings(register: Callable[[str, type], None]) -> None:
     register("environment", EnvironmentSettings)
 
 

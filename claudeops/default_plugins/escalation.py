@@ -7,6 +7,7 @@ next tier starts (never above ``max_tier``, never in dry run, never with ``--no-
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from claudeops import EscalationRequest, Marker, MarkerType, Session, hookimpl
 
@@ -44,7 +45,7 @@ problems you already fixed or for transient blips that cleared on a retry."""
 
 
 @hookimpl
-def register_marker_types(register):
+def register_marker_types(register: Callable[..., None]) -> None:
     register(MarkerType("ESCALATE", ESCALATE_PATTERN, PROMPT_SECTION, handle_escalate))
 
 

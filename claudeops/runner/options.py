@@ -62,6 +62,8 @@ def build_options(session: Session, *, pre_tool_use: PreToolUseCallback | None,
     config_dir = claude_config_dir(config.state_dir)
     for folder in (cwd, config_dir):
         folder.mkdir(parents=True, exist_ok=True)
+    # The two ignores below: config holds validated plain strings where the SDK wants its Literal
+    # types; tests/core/test_types.py checks that config accepts exactly the SDK's values.
     return ClaudeAgentOptions(
         model=tier.model,
         system_prompt={"type": "preset", "preset": "claude_code", "append": system_prompt_append(session)},

@@ -29,7 +29,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import anyio
 from claude_agent_sdk import ProcessError, Transport
@@ -46,6 +46,13 @@ _CONTROL_FRAMES = frozenset({"control_response", "control_request", "control_can
 ToolGate = Callable[[str, dict[str, Any], str], Awaitable[str | None]]
 """``(tool_name, tool_input, tool_use_id) -> refusal or None``, asked before each recorded tool call:
 the refusal the model reads instead of the tool's result, or ``None`` to let it run."""
+
+
+@runtime_checkable
+class GatedTransport(Protocol):
+    """A transport that stands in for the CLI and asks the tool gate itself (a replay): the runner sets the gate."""
+
+    tool_gate: ToolGate | None
 
 
 class ReplayError(Exception):
@@ -196,9 +203,9 @@ class ReplayTransport(Transport):
         elif kind == "control_response":
             response = frame.get("response", {})
             request_id = response.get("request_id")
-            answer = self._answers.get(request_id)
-            if answer is not None and not answer.done():
-                answer.set_result(response)
+            waiting = self._answers.get(request_id)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(response)
         elif kind == "user" and not self._prompted:
             self._prompted = True
             await self._queue(_PROMPTED)
@@ -212,7 +219,7 @@ class ReplayTransport(Transport):
         for matcher in hooks.get("PreToolUse") or []:
             self._pre_tool_use.append(_HookMatcher(matcher.get("matcher"), list(matcher.get("hookCallbackIds", []))))
 
-    async def read_messages(self) -> AsyncIterator[dict[str, Any]]:  # type: ignore[override]
+    async def read_messages(self) -> AsyncIterator[dict[str, Any]]:
         """Answers to the SDK's requests until the prompt arrives, then the recording.
 
         After an assistant frame with tool uses, and before anything that follows it, the tool gate

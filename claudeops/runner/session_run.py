@@ -20,14 +20,14 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import anyio
-from claude_agent_sdk import Transport, query
+from claude_agent_sdk import Message, Transport, query
 
 from claudeops.app import App
 from claudeops.clock import now_timestamp
@@ -39,6 +39,7 @@ from claudeops.runner.hookcalls import PluginCalls
 from claudeops.runner.lock import run_domain
 from claudeops.runner.options import build_options, log_cli_stderr
 from claudeops.runner.prompts import load_tier_prompt
+from claudeops.runner.replay import GatedTransport
 from claudeops.runner.sdk import CLITransport
 from claudeops.runner.stream import StreamDispatcher, StreamState
 from claudeops.runner.transcript import TeeTransport, TranscriptWriter, secret_literals
@@ -199,10 +200,12 @@ class SessionRun:
             self._checks_tools = self.calls.has("check_tool_use")
             gated = self._read_only is not None or self._checks_tools
             replayed = self.settings.transport_factory(session.tier) if self.settings.transport_factory else None
-            in_process = gated and hasattr(replayed, "tool_gate")  # a replay stands in for the CLI: it asks itself
-            if in_process:
-                replayed.tool_gate = self._refusal  # type: ignore[union-attr]
-            hook = self._pre_tool_use if gated and not in_process else None  # the CLI asks through the SDK
+            # `is not None` first: mypy cannot narrow an Optional to a protocol (python/mypy#12802)
+            if gated and replayed is not None and isinstance(replayed, GatedTransport):
+                replayed.tool_gate = self._refusal  # a replay stands in for the CLI: it asks itself
+                hook = None
+            else:
+                hook = self._pre_tool_use if gated else None  # the CLI asks through the SDK
             options = build_options(session, pre_tool_use=hook, stderr=self._log_stderr)
             writer = TranscriptWriter(self.transcript, secret_literals())
             self._transport = TeeTransport(replayed or CLITransport(prompt=prompt, options=options), writer)
@@ -219,7 +222,10 @@ class SessionRun:
         handle, observer = dispatcher.handle, self.settings.observer  # looked up once, not per message
         try:
             with self._scope:
-                async with aclosing(query(prompt=prompt, options=options, transport=self._transport)) as stream:
+                # query() is an async generator (it has aclose), annotated only as an AsyncIterator
+                messages = cast("AsyncGenerator[Message, None]", query(prompt=prompt, options=options,
+                                                                       transport=self._transport))
+                async with aclosing(messages) as stream:
                     async for message in stream:
                         await handle(message)
                         if observer is not None:

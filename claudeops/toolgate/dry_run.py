@@ -133,9 +133,10 @@ def _refusal(words: list[str]) -> str | None:
     """Why one simple command is refused, or ``None``; ``words[0]`` is as written (:func:`commands_as_written`)."""
     program = words[0]
     if "/" in program:
-        program = _program(program)
-        if program is None:
+        resolved = _program(program)
+        if resolved is None:
             return _SCRIPT
+        program = resolved
     if program in _ALWAYS_MUTATING:
         return _WRITES
     judge = _JUDGES.get(program)

@@ -9,9 +9,12 @@ just advised.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from claudeops import Session, hookimpl
+import click
+
+from claudeops import Config, Session, hookimpl
 from claudeops_cooldowns.cli import cooldowns_group
 from claudeops_cooldowns.enforcement import check_tool
 from claudeops_cooldowns.marker import cooldown_marker_type
@@ -27,22 +30,22 @@ PROMPT_TIERS = (2, 3)
 
 
 @hookimpl
-def register_settings(register):
+def register_settings(register: Callable[[str, type], None]) -> None:
     register(SECTION, CooldownSettings)
 
 
 @hookimpl
-def configure(config):
+def configure(config: Config) -> None:
     validate(config)
 
 
 @hookimpl
-def register_migrations(register):
+def register_migrations(register: Callable[..., None]) -> None:
     register(OWNER, MIGRATIONS)
 
 
 @hookimpl
-def register_marker_types(register):
+def register_marker_types(register: Callable[..., None]) -> None:
     register(cooldown_marker_type())
 
 
@@ -60,5 +63,5 @@ def check_tool_use(session: Session, tool_name: str, tool_input: dict[str, Any])
 
 
 @hookimpl
-def register_commands(cli):
+def register_commands(cli: click.Group) -> None:
     cli.add_command(cooldowns_group)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 
 from claudeops import MARKER_SERVICE, MAX_SERVICE_LENGTH, Marker, MarkerType, Session
 from claudeops_cooldowns.names import service_name
@@ -28,7 +29,7 @@ OUTCOME_WORDS = {
 }
 
 
-def _one_of(words: dict[str, object]) -> str:
+def _one_of(words: Iterable[str]) -> str:
     """An alternation of ``words``, longest first so ``successfully`` is not read as ``success``."""
     return "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
 

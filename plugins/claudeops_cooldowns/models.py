@@ -25,6 +25,7 @@ class CooldownActionRow(BaseModel):
     tier = peewee.IntegerField(null=True)
     session = peewee.ForeignKeyField(SessionRow, null=True, column_name="session_id", backref="+",
                                      on_delete="SET NULL")
+    session_id: int | None  # peewee's accessor for the column behind `session`, declared for type checkers
     created_at = peewee.TextField()
     cleared_at = peewee.TextField(null=True)
 

@@ -9,9 +9,10 @@ exactly four hours ago no longer counts against a four-hour window. Failed attem
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import peewee
 
@@ -98,10 +99,11 @@ def cooldown_state(rules: Rules, now: datetime | None = None) -> list[ServiceCoo
     still show when they last happened.
     """
     now = now or utc_now()
-    last_at = {(row.service, row.action): row.last for row in CooldownActionRow.select(
-        CooldownActionRow.service, CooldownActionRow.action,
-        peewee.fn.MAX(CooldownActionRow.created_at).alias("last"),
-    ).group_by(CooldownActionRow.service, CooldownActionRow.action)}
+    last_rows = CooldownActionRow.select(
+        CooldownActionRow.service, CooldownActionRow.action, peewee.fn.MAX(CooldownActionRow.created_at),
+    ).group_by(CooldownActionRow.service, CooldownActionRow.action).tuples()
+    # peewee's stubs type .tuples() as the model query
+    last_at = {(service, action): last for service, action, last in cast("Iterable[tuple[str, str, str]]", last_rows)}
     counted: dict[tuple[str, str], list[str]] = defaultdict(list)
     for action, rule in rules.items():
         for row in _counted(rule, now).where(CooldownActionRow.action == action):
@@ -118,9 +120,10 @@ def services_in_cooldown(action: str, rule: Rule, now: datetime) -> list[Service
 def clear_service(service: str, cleared_at: str) -> int:
     """Stop counting every action of ``service`` (history kept); returns how many rows changed."""
     with db.atomic():
-        return (CooldownActionRow.update(cleared_at=cleared_at)
-                .where(CooldownActionRow.service == service_name(service),
-                       CooldownActionRow.cleared_at.is_null()).execute())
+        cleared: int = (CooldownActionRow.update(cleared_at=cleared_at)
+                        .where(CooldownActionRow.service == service_name(service),
+                               CooldownActionRow.cleared_at.is_null()).execute())
+    return cleared
 
 
 def list_actions(*, service: str | None = None, limit: int | None = None, offset: int = 0) -> list[CooldownAction]:
@@ -154,13 +157,13 @@ def evaluate(service: str, action: str, rule: Rule, counted: list[str], last_act
                            last_action_at, max(rule.limit - len(times), 0))
 
 
-def _of_service(service: str | None) -> peewee.ModelSelect:
+def _of_service(service: str | None) -> peewee.ModelSelect[CooldownActionRow]:
     """Every recorded action, or those of ``service`` when one is given."""
     query = CooldownActionRow.select()
     return query if service is None else query.where(CooldownActionRow.service == service_name(service))
 
 
-def _counted(rule: Rule, now: datetime) -> peewee.ModelSelect:
+def _counted(rule: Rule, now: datetime) -> peewee.ModelSelect[CooldownActionRow]:
     """Actions that count against ``rule`` at ``now``: uncleared, strictly inside the window."""
     cutoff = to_timestamp(now - rule.window)
     return (CooldownActionRow.select(CooldownActionRow.service, CooldownActionRow.created_at)

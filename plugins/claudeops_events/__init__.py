@@ -8,7 +8,11 @@ The dashboard reads it through :mod:`claudeops_events.repository`.
 
 from __future__ import annotations
 
-from claudeops import NotableEvent, hookimpl
+from collections.abc import Callable
+
+import click
+
+from claudeops import NotableEvent, ServiceStatus, hookimpl
 from claudeops_events.cli import events_group
 from claudeops_events.marker import event_marker_type
 from claudeops_events.models import MIGRATIONS
@@ -20,12 +24,12 @@ OWNER = "events"
 
 
 @hookimpl
-def register_migrations(register):
+def register_migrations(register: Callable[..., None]) -> None:
     register(OWNER, MIGRATIONS)
 
 
 @hookimpl
-def register_marker_types(register):
+def register_marker_types(register: Callable[..., None]) -> None:
     register(event_marker_type())
 
 
@@ -35,10 +39,10 @@ def record_event(event: NotableEvent) -> None:
 
 
 @hookimpl
-def register_commands(cli):
+def register_commands(cli: click.Group) -> None:
     cli.add_command(events_group)
 
 
 @hookimpl
-def service_statuses():
+def service_statuses() -> list[ServiceStatus]:
     return current_statuses()

@@ -20,6 +20,7 @@ class EventRow(BaseModel):
     id = peewee.AutoField()
     session = peewee.ForeignKeyField(SessionRow, null=True, column_name="session_id", backref="+",
                                      on_delete="SET NULL")
+    session_id: int | None  # peewee's accessor for the column behind `session`, declared for type checkers
     level = peewee.TextField()
     service = peewee.TextField(null=True)
     message = peewee.TextField()

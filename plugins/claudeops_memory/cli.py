@@ -24,7 +24,8 @@ CATEGORY_HELP = "one of: " + ", ".join(CATEGORIES)
 
 
 def _settings(app: App) -> MemorySettings:
-    return app.config.section(SECTION)
+    settings: MemorySettings = app.config.section(SECTION)
+    return settings
 
 
 def _check_category(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -30,13 +30,13 @@ def is_active_confidence(confidence: float, threshold: float = MIN_CONFIDENCE) -
     return clamp_confidence(confidence) >= clamp_confidence(threshold)
 
 
-def confidence_sql(expression: Any) -> peewee.Node:
+def confidence_sql(expression: Any) -> peewee.ColumnBase:
     """The SQL counterpart of :func:`clamp_confidence` for an expression over the row."""
     clamped = peewee.Case(None, ((expression < 0.0, 0.0), (expression > 1.0, 1.0)), expression)
     return peewee.fn.ROUND(peewee.Cast(clamped, "NUMERIC"), 2)
 
 
-def active_sql(new_confidence: peewee.Node, threshold: float) -> peewee.Node:
+def active_sql(new_confidence: peewee.ColumnBase, threshold: float) -> peewee.ColumnBase:
     """``1`` when ``new_confidence`` keeps the memory active, else ``0`` (as an SQL expression)."""
     return peewee.Case(None, ((new_confidence < clamp_confidence(threshold), 0),), 1)
 

@@ -69,7 +69,7 @@ def header(included: int, total: int, tokens: int) -> str:
     return f"## Operational Memory ({counted}, ~{tokens:,} tokens)"
 
 
-def _qualifying(min_confidence: float) -> tuple:
+def _qualifying(min_confidence: float) -> tuple[peewee.Expression, peewee.Expression]:
     return (ACTIVE, Memory.confidence >= clamp_confidence(min_confidence))
 
 
@@ -77,7 +77,7 @@ def _count_qualifying(min_confidence: float) -> int:
     return Memory.select().where(*_qualifying(min_confidence)).count()
 
 
-def context_query(min_confidence: float, max_rows: int) -> peewee.ModelSelect:
+def context_query(min_confidence: float, max_rows: int) -> peewee.ModelSelect[Memory]:
     """Qualifying rows, most trusted first; the order is the index's, so no sort is needed."""
     return (Memory.select(Memory.id, Memory.service, Memory.category, Memory.observation, Memory.confidence)
             .where(*_qualifying(min_confidence))

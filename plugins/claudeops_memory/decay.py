@@ -49,13 +49,13 @@ def week_cutoffs(now: str, grace_days: int, decay_per_week: float) -> list[str]:
     return [to_timestamp(moment - timedelta(days=grace_days, weeks=week)) for week in range(1, weeks + 1)]
 
 
-def _weeks_due(cutoffs: list[str]) -> peewee.Node:
+def _weeks_due(cutoffs: list[str]) -> peewee.ColumnBase:
     """SQL: how many full weeks past the grace period the row's ``updated_at`` is (capped)."""
     branches = [(Memory.updated_at <= cutoff, week) for week, cutoff in reversed(list(enumerate(cutoffs, 1)))]
     return peewee.Case(None, branches, 0)
 
 
-def _weeks_applied() -> peewee.Node:
+def _weeks_applied() -> peewee.ColumnBase:
     """SQL: weeks of decay already applied since the row's current ``updated_at``."""
     ledger = MemoryDecay.alias("ledger")
     applied = (ledger.select(ledger.weeks_applied)

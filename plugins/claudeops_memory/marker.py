@@ -80,7 +80,8 @@ def prepare_observation(text: str, max_chars: int) -> str:
 
 def _touched(session: Session) -> set[int]:
     """Memory ids this session created, reinforced or reactivated (one bump per session)."""
-    return session.plugin_state.setdefault("claudeops_memory.touched", set())
+    touched: set[int] = session.plugin_state.setdefault("claudeops_memory.touched", set())
+    return touched
 
 
 def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Literal[False]:
@@ -92,6 +93,7 @@ def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Lit
     """
     settings: MemorySettings = session.config.section(SECTION)
     category, service, text = marker.groups
+    assert category is not None  # MEMORY_PATTERN's category group is not optional
     observation = prepare_observation(text or "", settings.max_observation_chars)
     if not observation:
         log.warning("ignored a memory marker without an observation: %s", marker.text)

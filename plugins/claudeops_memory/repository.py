@@ -17,7 +17,7 @@ a memory is active only while its confidence is at least the threshold (0.3 by d
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import peewee
 
@@ -96,7 +96,7 @@ def _id_chunks(ids: Iterable[int]) -> Iterable[list[int]]:
 
 
 def _filtered(service: str | None, category: str | None, include_inactive: bool,
-              only_inactive: bool, session_id: int | None = None) -> peewee.ModelSelect:
+              only_inactive: bool, session_id: int | None = None) -> peewee.ModelSelect[Memory]:
     query = Memory.select()
     if session_id is not None:
         query = query.where(Memory.session_id == session_id)
@@ -167,14 +167,16 @@ def list_services() -> list[str]:
     """Every service some memory is about, sorted (general memories are not a service)."""
     query = (Memory.select(Memory.service).where(Memory.service.is_null(False))
              .distinct().order_by(Memory.service))
-    return [service for (service,) in query.tuples()]
+    # peewee's stubs type .tuples() as the model query
+    return [service for (service,) in cast("Iterable[tuple[str]]", query.tuples())]
 
 
 def memory_counts() -> tuple[int, int]:
     """(active, inactive) memory counts, for summary cards: one grouped COUNT, not one per state."""
     query = (Memory.select(Memory.active, peewee.fn.COUNT(Memory.id)).where(ACTIVE | INACTIVE)
              .group_by(Memory.active))
-    counts = dict(query.tuples())
+    # peewee's stubs type .tuples() as the model query
+    counts = dict(cast("Iterable[tuple[bool, int]]", query.tuples()))
     return counts.get(True, 0), counts.get(False, 0)
 
 

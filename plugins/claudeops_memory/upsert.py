@@ -80,7 +80,7 @@ def judge_candidates(judge: Judge, observation: Observation,
     contradicted: list[MemoryRecord] = []
     for candidate in candidates:
         if same_text(candidate.observation, observation.text):
-            relation = "reinforce"
+            relation: str | None = "reinforce"
         else:
             relation = judge(existing=candidate.observation, new=observation.text,
                              service=observation.service, category=observation.category)

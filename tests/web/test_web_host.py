@@ -13,7 +13,7 @@ from litestar import get
 from litestar.response import Template
 from web_helpers import HX, TOKEN, arm_csrf, dashboard
 
-from claudeops import hookimpl
+from claudeops import PluginError, hookimpl
 from claudeops.app import App
 from claudeops.cli.group import build_cli
 from claudeops.session_rows import SessionRow, start_session_row
@@ -357,3 +357,15 @@ def test_an_unexpected_error_is_one_line_never_a_traceback(make_dashboard):
                                   "/api/v1/sessions/99999999999999999999"])
 def test_a_session_id_beyond_64_bits_is_an_unknown_session_not_a_500(client, path):
     assert client.get(path).status_code == 404
+
+
+def test_a_plugin_failing_in_register_web_is_named_in_one_line(tmp_path):
+    class Raising:
+        @hookimpl
+        def register_web(self, register):
+            raise RuntimeError("no templates")
+
+    with pytest.raises(PluginError) as error, dashboard(tmp_path / "state", extra_plugins=(Raising(),)):
+        pass
+    assert str(error.value).endswith("failed in hook register_web: RuntimeError: no templates")
+    assert str(error.value).startswith("plugin '")

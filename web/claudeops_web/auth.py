@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 from http.cookies import CookieError, SimpleCookie
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
 
 from litestar import Request, get, post
 from litestar.datastructures import Cookie, Headers
 from litestar.di import NamedDependency
-from litestar.enums import RequestEncodingType
+from litestar.enums import RequestEncodingType, ScopeType
 from litestar.exceptions import NotAuthorizedException
 from litestar.params import Body, QueryParameter
 from litestar.response import Redirect, Template
@@ -60,7 +60,7 @@ class TokenAuthMiddleware:
         self.token = token
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.token and scope["type"] == "http" and not scope["path"].startswith(PUBLIC_PREFIXES):
+        if self.token and scope["type"] == ScopeType.HTTP and not scope["path"].startswith(PUBLIC_PREFIXES):
             headers = Headers.from_scope(scope)
             if not (bearer_matches(headers, self.token) or cookie_matches(headers, self.token)):
                 raise NotAuthorizedException("this dashboard needs its access token (web.token)")
@@ -87,7 +87,7 @@ def login_form(next_page: Annotated[str | None, QueryParameter(name="next")] = N
 
 
 @post(LOGIN_PATH, sync_to_thread=False, include_in_schema=False, status_code=303)
-def login(request: Request, web: NamedDependency[WebContext],
+def login(request: Request[Any, Any, Any], web: NamedDependency[WebContext],
           data: Annotated[dict[str, str], Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Redirect | Template:
     """Check the submitted token; on success set the session cookie and go where the user wanted."""
     token = web.settings.token

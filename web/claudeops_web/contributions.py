@@ -14,7 +14,7 @@ from typing import Any
 
 import pluggy
 
-from claudeops import PluginError
+from claudeops import PluginError, plugin_failure
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,12 @@ def collect_contributions(pm: pluggy.PluginManager) -> WebContributions:
     for impl in pm.hook.register_web.get_hookimpls():
         register = _register_for(impl.plugin_name, found)
         arguments = {"register": register}
-        result = impl.function(*[arguments[name] for name in impl.argnames])
+        try:
+            result = impl.function(*[arguments[name] for name in impl.argnames])
+        except PluginError:
+            raise
+        except Exception as exc:
+            raise plugin_failure(impl.plugin_name, "register_web", exc) from exc
         if inspect.isawaitable(result):
             raise PluginError(f"plugin {impl.plugin_name!r}: register_web must not be async")
     return found

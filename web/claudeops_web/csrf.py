@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from litestar.config.csrf import CSRFConfig
 from litestar.datastructures import Headers
+from litestar.enums import ScopeType
 from litestar.middleware.csrf import CSRFMiddleware
 
 from claudeops_web.auth import bearer_matches
@@ -59,7 +60,7 @@ class CSRFUnlessBearerMiddleware:
         self.csrf = CSRFMiddleware(app, config)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.token and scope["type"] == "http" and bearer_matches(Headers.from_scope(scope), self.token):
+        if self.token and scope["type"] == ScopeType.HTTP and bearer_matches(Headers.from_scope(scope), self.token):
             await self.app(scope, receive, send)
             return
         await self.csrf(scope, receive, send)

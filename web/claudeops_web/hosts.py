@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from litestar.datastructures import Headers
+from litestar.enums import ScopeType
 from litestar.exceptions import ClientException
 
 from claudeops_web.settings import is_loopback
@@ -42,7 +43,7 @@ class LoopbackHostMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] == ScopeType.HTTP:
             header = Headers.from_scope(scope).get("host", "")
             if not is_loopback(host_name(header)):
                 raise ClientException(

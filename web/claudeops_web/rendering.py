@@ -19,6 +19,7 @@ from litestar.params import ParameterKwarg
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.types import RouteHandlerType
 
 from claudeops_web.auth import login_location
 
@@ -30,13 +31,18 @@ CHANGED_EVENT_HEADER = "HX-Trigger"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def wants_fragment(request: Request) -> bool:
-    """True for an HTMX swap (not a boosted link, not a history restore)."""
-    htmx = getattr(request, "htmx", None)
+def wants_fragment(request: Request[Any, Any, Any]) -> bool:
+    """True for an HTMX swap (not a boosted link, not a history restore).
+
+    The HTMX plugin makes every request of the dashboard an ``HTMXRequest``; any other is a plain page load.
+    """
+    if not isinstance(request, HTMXRequest):
+        return False
+    htmx = request.htmx
     return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
 
 
-def page(request: HTMXRequest, template: str, fragment: str, context: Mapping[str, Any],
+def page(request: Request[Any, Any, Any], template: str, fragment: str, context: Mapping[str, Any],
          status_code: int = 200) -> Template:
     """Render ``fragment`` for HTMX swaps and ``template`` (which includes it) otherwise."""
     name = fragment if wants_fragment(request) else template
@@ -59,13 +65,13 @@ def error_message(exc: HTTPException, extra: Any) -> str:
     return detail
 
 
-def sent_names(request: Request, extra: Any) -> Any:
+def sent_names(request: Request[Any, Any, Any], extra: Any) -> Any:
     """Validation reasons keyed by the name the client sent (``page``), not the Python one (``page_number``).
 
     Litestar reports the handler's parameter name even when ``QueryParameter(name=...)`` gives the
     URL another; a message naming something the user never typed does not help them fix it.
     """
-    handler = request.scope.get("route_handler")
+    handler: RouteHandlerType | None = request.scope.get("route_handler")  # absent when routing failed
     if handler is None or not isinstance(extra, list):
         return extra
     aliases: dict[str, str] = {}
@@ -77,7 +83,7 @@ def sent_names(request: Request, extra: Any) -> Any:
             else item for item in extra]
 
 
-def referring_page(request: Request) -> str | None:
+def referring_page(request: Request[Any, Any, Any]) -> str | None:
     """The local path and query of the page a request came from, when the Referer is this dashboard.
 
     An error page after a failed form post links back there (filters and page kept); a Referer
@@ -89,7 +95,7 @@ def referring_page(request: Request) -> str | None:
     return urlunsplit(("", "", referer.path, referer.query, ""))
 
 
-def handle_http_exception(request: Request, exc: HTTPException) -> Response[Any]:
+def handle_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     """JSON under ``/api/``; a login redirect for a missing token; an error fragment or page otherwise."""
     status = exc.status_code
     extra = sent_names(request, exc.extra) if isinstance(exc, ValidationException) else exc.extra
@@ -106,11 +112,10 @@ def handle_http_exception(request: Request, exc: HTTPException) -> Response[Any]
     unsaved = request.method not in SAFE_METHODS
     context = {"status_code": status, "message": error_message(exc, extra), "unsaved": unsaved,
                "back": referring_page(request) if unsaved else None}
-    return page(request, "web/error.html", "web/partials/error.html", context,  # type: ignore[arg-type]
-                status_code=status)
+    return page(request, "web/error.html", "web/partials/error.html", context, status_code=status)
 
 
-def handle_internal_error(request: Request, exc: Exception) -> Response[Any]:
+def handle_internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """Log the traceback; show the operator one line, never the traceback."""
     log.exception("dashboard request %s %s failed", request.method, request.url.path)
     internal = HTTPException(status_code=HTTP_500_INTERNAL_SERVER_ERROR,

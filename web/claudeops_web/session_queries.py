@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import peewee
 
@@ -54,7 +54,7 @@ def _fetch(ids: Iterable[int]) -> list[dict[str, Any]]:
     if not wanted:
         return []
     columns = (SessionRow.id, SessionRow.tier, SessionRow.status, SessionRow.parent_session_id)
-    return list(SessionRow.select(*columns).where(SessionRow.id.in_(wanted)).dicts())
+    return _dicts(SessionRow.select(*columns).where(SessionRow.id.in_(wanted)))
 
 
 def _load_ancestors(known: dict[int, dict[str, Any]]) -> None:
@@ -73,8 +73,8 @@ def _load_descendants(known: dict[int, dict[str, Any]]) -> dict[int, list[int]]:
     for _ in range(MAX_CHAIN):
         if not frontier:
             break
-        found = list(SessionRow.select(*columns).where(SessionRow.parent_session_id.in_(list(frontier)))
-                     .order_by(SessionRow.id).dicts())
+        found = _dicts(SessionRow.select(*columns).where(SessionRow.parent_session_id.in_(list(frontier)))
+                       .order_by(SessionRow.id))
         frontier = set()
         for row in found:
             children.setdefault(row["parent_session_id"], []).append(row["id"])
@@ -82,6 +82,11 @@ def _load_descendants(known: dict[int, dict[str, Any]]) -> dict[int, list[int]]:
                 known[row["id"]] = row
                 frontier.add(row["id"])
     return children
+
+
+def _dicts(query: peewee.ModelSelect[SessionRow]) -> list[dict[str, Any]]:
+    """The rows of ``query`` as dicts (peewee's stubs type ``.dicts()`` as the model query)."""
+    return list(cast("Iterable[dict[str, Any]]", query.dicts()))
 
 
 @dataclass(frozen=True)
@@ -95,9 +100,9 @@ class SessionStats:
 
 def session_stats(hours: int = 24, now: datetime | None = None) -> SessionStats:
     since = to_timestamp((now or utc_now()) - timedelta(hours=hours))
-    query = (SessionRow.select(SessionRow.status, peewee.fn.COUNT(SessionRow.id).alias("count"),
-                               peewee.fn.SUM(SessionRow.cost_usd).alias("cost"))
-             .where(SessionRow.started_at >= since).group_by(SessionRow.status).dicts())
+    query = _dicts(SessionRow.select(SessionRow.status, peewee.fn.COUNT(SessionRow.id).alias("count"),
+                                     peewee.fn.SUM(SessionRow.cost_usd).alias("cost"))
+                   .where(SessionRow.started_at >= since).group_by(SessionRow.status))
     by_status = {status: 0 for status in STATUSES}
     cost = 0.0
     for row in query:

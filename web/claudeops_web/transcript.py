@@ -167,7 +167,8 @@ def _result_item(record: dict[str, Any]) -> TranscriptItem:
 
 def _tool_title(block: dict[str, Any]) -> str:
     name = str(block.get("name", "tool"))
-    arguments = block.get("input") if isinstance(block.get("input"), dict) else {}
+    tool_input = block.get("input")
+    arguments = tool_input if isinstance(tool_input, dict) else {}
     preview = arguments.get("command") or arguments.get("file_path") or arguments.get("url") or ""
     preview = str(preview).splitlines()[0] if preview else ""
     return f"{name}: {preview[:160]}" if preview else name

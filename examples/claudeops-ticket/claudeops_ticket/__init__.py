@@ -8,11 +8,13 @@ hooks: nothing in claudeops core knows it exists.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import click
 import peewee
 
 from claudeops import (
+    App,
     BaseModel,
     Marker,
     MarkerType,
@@ -41,6 +43,7 @@ Example: `[TICKET:nas] Disk /dev/sdb reports 12 reallocated sectors; plan a repl
 class Ticket(BaseModel):
     """One ticket the agent filed."""
 
+    id = peewee.AutoField()  # peewee adds it anyway; declared, so type checkers know tickets have ids
     service = peewee.TextField()
     text = peewee.TextField()
     session_id = peewee.IntegerField(null=True)
@@ -66,13 +69,13 @@ def _create_tickets(database: peewee.Database) -> None:
 
 
 @hookimpl
-def register_migrations(register):
+def register_migrations(register: Callable[..., None]) -> None:
     """Owner ``ticket``, the plugin's name, as claudeops' own plugins name theirs (``memory``, ``events``)."""
     register("ticket", [Migration("0001_create_tickets", _create_tickets)])
 
 
 @hookimpl
-def register_marker_types(register):
+def register_marker_types(register: Callable[..., None]) -> None:
     register(MarkerType("TICKET", TICKET_PATTERN, PROMPT_SECTION, store_ticket))
 
 
@@ -84,10 +87,10 @@ def store_ticket(session: Session, marker: Marker) -> None:
 
 
 @hookimpl
-def register_commands(cli):
+def register_commands(cli: click.Group) -> None:
     @cli.command("tickets")
     @pass_app
-    def tickets(app):
+    def tickets(app: App) -> None:
         """List the tickets the agent filed, newest first."""
         open_store_or_fail(app)
         for ticket in Ticket.select().order_by(Ticket.id.desc()):

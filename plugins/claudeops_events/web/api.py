@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 from claudeops_web.pagination import ApiLimit, ApiOffset, OffsetPagination
 from claudeops_web.rendering import operator_errors
@@ -14,6 +14,15 @@ from claudeops_events import repository
 from claudeops_events.repository import EventRecord
 
 
+class EventFilters(TypedDict):
+    """The filters the list and its count share."""
+
+    level: str | None
+    service: str | None
+    since: str | None
+    session_id: int | None
+
+
 @get("/events", sync_to_thread=True, tags=["events"])
 def list_events(level: Annotated[str | None, QueryParameter(description="info, warning or critical")] = None,
                 service: Annotated[str | None, QueryParameter()] = None,
@@ -21,7 +30,7 @@ def list_events(level: Annotated[str | None, QueryParameter(description="info, w
                 session_id: Annotated[int | None, QueryParameter()] = None,
                 limit: ApiLimit = 50, offset: ApiOffset = 0) -> OffsetPagination[EventRecord]:
     """Events, newest first, matching every given filter."""
-    filters = {"level": level, "service": service, "since": since, "session_id": session_id}
+    filters: EventFilters = {"level": level, "service": service, "since": since, "session_id": session_id}
     with db.connection_context(), operator_errors():
         items = repository.list_events(limit=limit, offset=offset, **filters)
         total = repository.count_events(**filters)

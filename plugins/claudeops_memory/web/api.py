@@ -70,7 +70,8 @@ class Affected:
 
 
 def _settings(web: WebContext) -> MemorySettings:
-    return web.section(SECTION)
+    settings: MemorySettings = web.section(SECTION)
+    return settings
 
 
 def _out(web: WebContext, memories: list[MemoryRecord]) -> list[MemoryOut]:

@@ -38,7 +38,8 @@ FormData = URLEncodedBody[dict[str, Any]]
 
 
 def _settings(web: WebContext) -> MemorySettings:
-    return web.section(SECTION)
+    settings: MemorySettings = web.section(SECTION)
+    return settings
 
 
 def _statuses(web: WebContext, memories: list[MemoryRecord]) -> dict[int, str]:
