@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 JUDGE_PACKAGE = REPO / "plugins" / "claudeops_memory" / "judge"
-DEV_SET = Path(__file__).resolve().parent / "data" / "memory-relations-dev.jsonl"
-HELDOUT_SET = Path(__file__).resolve().parent / "data" / "memory-relations-heldout.jsonl"
+DEV_SET = Path(__file__).resolve().parents[1] / "data" / "memory-relations-dev.jsonl"
+HELDOUT_SET = Path(__file__).resolve().parents[1] / "data" / "memory-relations-heldout.jsonl"
 LABELS = ("reinforce", "contradict", "distinct")
 MIN_DEV_CORRECT = 27
 MIN_HELDOUT_ACCURACY = 0.9

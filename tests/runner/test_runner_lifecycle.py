@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 import pytest
 from claude_agent_sdk import CLINotFoundError, ProcessError, ResultMessage
-from runner_support import events, notes, row
+from runner_helpers import events, notes, row
 
 from claudeops import hookimpl
 from claudeops.runner.chain import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, RunRequest, execute, run_chain
@@ -26,8 +26,6 @@ from claudeops.runner.script import ScriptTransport, bash, script_to_stream
 from claudeops.runner.session_run import CLITransport
 from claudeops.session_rows import SessionRow, start_session_row
 from claudeops.store import db
-
-pytest_plugins = ["runner_fixtures"]
 
 
 class HangingTransport(ReplayTransport):

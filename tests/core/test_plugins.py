@@ -221,7 +221,7 @@ def test_every_hook_is_in_the_plugin_authors_guide_with_its_arguments():
 
     from claudeops import hookspecs
 
-    guide = (Path(__file__).resolve().parent.parent / "docs" / "plugins.md").read_text()
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "plugins.md").read_text()
     for name, function in inspect.getmembers(hookspecs, inspect.isfunction):
         if hasattr(function, "claudeops_spec"):
             signature = f"`{name}({', '.join(inspect.signature(function).parameters)})`"

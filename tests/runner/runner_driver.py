@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from runner_support import CORE_ONLY, RecordingPlugin
+from runner_helpers import CORE_ONLY, RecordingPlugin
 
 from claudeops.app import App
 from claudeops.cli.group import build_cli

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from runner_support import RecordingPlugin, load_app
+from runner_helpers import RecordingPlugin, load_app
 
 from claudeops.app import App
 from claudeops.store import close_store

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
-from runner_support import CORE_ONLY, events, load_app
+from runner_helpers import CORE_ONLY, events, load_app
 
 from claudeops.app import App
 from claudeops.cli.group import build_cli
@@ -23,9 +23,7 @@ from claudeops.runner.script import script_to_stream
 from claudeops.session_rows import SessionRow
 from claudeops.store import close_store, db
 
-pytest_plugins = ["runner_fixtures"]
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "sessions"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "sessions"
 
 
 def invoke(app, *args: str):

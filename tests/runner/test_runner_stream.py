@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from claude_agent_sdk import AssistantMessage, ToolUseBlock
-from runner_support import events, notes, replay, row
+from runner_helpers import events, notes, replay, row
 
 from claudeops import hookimpl
 from claudeops.markers import MarkerType
@@ -20,9 +20,7 @@ from claudeops.runner.stream import StreamDispatcher
 from claudeops.runner.transcript import TranscriptWriter
 from claudeops.session import Session
 
-pytest_plugins = ["runner_fixtures"]
-
-RECORDED = Path(__file__).resolve().parent / "data" / "recorded-cli-session-bash.jsonl"  # copy of shared/data
+RECORDED = Path(__file__).resolve().parents[1] / "data" / "recorded-cli-session-bash.jsonl"  # copy of shared/data
 
 
 def test_a_marker_in_assistant_text_is_stored_and_the_row_gets_the_result(runner_app):

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from claude_agent_sdk import ClaudeAgentOptions, HookMatcher, ToolResultBlock, UserMessage, query
-from runner_support import CORE_ONLY, events, load_app, replay
+from runner_helpers import CORE_ONLY, events, load_app, replay
 
 from claudeops import hookimpl
 from claudeops.plugins import DEFAULT_PLUGINS
@@ -21,9 +21,7 @@ from claudeops.session import Session
 from claudeops.session_rows import start_session_row
 from claudeops.store import close_store
 
-pytest_plugins = ["runner_fixtures"]
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "sessions"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "sessions"
 
 
 async def allow(hook_input, tool_use_id, context):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from claudeops_memory.settings import MemorySettings
-from memory_support import MEMORY_BUILTINS
+from memory_helpers import MEMORY_BUILTINS
 
 from claudeops.app import App
 from claudeops.config import ConfigError

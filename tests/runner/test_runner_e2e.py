@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from fake_api import bash, error, hang, text
-from runner_support import load_app, notes, row
+from runner_helpers import load_app, notes, row
 
 from claudeops.plugins import DEFAULT_PLUGINS
 from claudeops.runner.chain import (
@@ -32,11 +32,11 @@ from claudeops.runner.chain import (
 from claudeops.runner.replay import load_recording
 from claudeops.store import close_store
 
-pytest_plugins = ["runner_fixtures", "fake_api_fixture"]
+pytest_plugins = ["fake_api_fixture"]
 pytestmark = pytest.mark.e2e
 
 TESTS = Path(__file__).resolve().parent
-EXAMPLES = TESTS.parent / "examples" / "sessions"
+EXAMPLES = TESTS.parents[1] / "examples" / "sessions"
 
 
 def test_our_sections_end_the_system_prompt_the_api_receives(runner_app, plugin, fake_api):

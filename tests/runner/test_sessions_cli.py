@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
-from runner_support import replay
+from runner_helpers import replay
 
 from claudeops.cli.group import build_cli
 from claudeops.runner.script import script_to_stream
-
-pytest_plugins = ["runner_fixtures"]
 
 
 def sessions(app, *args: str):

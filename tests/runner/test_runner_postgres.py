@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from postgres_server import postgres_url  # noqa: F401  (fixture)
-from runner_support import RecordingPlugin, notes, replay, row
+from runner_helpers import RecordingPlugin, notes, replay, row
 
 from claudeops.app import App
 from claudeops.runner.script import script_to_stream

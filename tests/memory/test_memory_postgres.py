@@ -10,7 +10,7 @@ from claudeops_memory import repository
 from claudeops_memory.context import build_memory_context
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.session_start import preview_memory_start
-from memory_support import MEMORY_BUILTINS, LoadedApp
+from memory_helpers import MEMORY_BUILTINS, LoadedApp
 from postgres_server import postgres_url  # noqa: F401  (fixture)
 
 from claudeops.app import App

@@ -133,7 +133,7 @@ def test_shipped_config_toml_documents_every_setting_at_its_default():
     from claudeops.config_template import render_config_template
 
     app = App.load(None, {}, entry_points=False)
-    shipped = Path(__file__).resolve().parent.parent / "config.toml"
+    shipped = Path(__file__).resolve().parents[2] / "config.toml"
     assert shipped.read_text() == render_config_template(app.config), "regenerate with `claudeops config init`"
     loaded = App.load(str(shipped), {}, entry_points=False)
     assert loaded.config.sections == app.config.sections

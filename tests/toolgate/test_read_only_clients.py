@@ -193,7 +193,7 @@ def test_tier_1_allows_status_listings_and_fetches_that_write_nothing(command):
 
 def _tier_1_suggested_commands() -> list[str]:
     """The commands the tier-1 prompt tells the agent to check services with."""
-    prompt = (Path(__file__).parents[1] / "prompts" / "tier1-observe.md").read_text()
+    prompt = (Path(__file__).parents[2] / "prompts" / "tier1-observe.md").read_text()
     checks = prompt.split("## How to check a service", 1)[1].split("\n## ", 1)[0]
     return re.findall(r"`([^`]+)`", checks)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from runner_support import events, notes, replay, row
+from runner_helpers import events, notes, replay, row
 
 from claudeops import hookimpl
 from claudeops.default_plugins.escalation import HANDOFF_EVENT_CHARS, HANDOFF_EVENTS, HANDOFF_TEXT_CHARS, render_handoff
@@ -13,8 +13,6 @@ from claudeops.runner.chain import RunRequest, SessionChain, run_session_chain
 from claudeops.runner.script import bash, script_to_stream
 from claudeops.session import Handoff, Session
 from claudeops.session_rows import SessionRow
-
-pytest_plugins = ["runner_fixtures"]
 
 TIER1 = script_to_stream([
     bash("curl -sS -o /dev/null -w '%{http_code}' http://jellyfin.lan:8096/health", "502"),

@@ -26,9 +26,7 @@ from claudeops.runner.replay import ReplayTransport
 from claudeops.runner.script import script_to_stream
 from claudeops.runner.session_run import SessionReport
 
-pytest_plugins = ["runner_fixtures"]
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "sessions"
 ESCALATE, ESCALATED = str(EXAMPLES / "escalate-tier1.jsonl"), str(EXAMPLES / "escalated-tier2.jsonl")
 LOGGED_PACKAGES = ("claudeops", "claudeops_events", "claudeops_cooldowns", "claudeops_memory", "claudeops_web")
