@@ -12,7 +12,6 @@ from fake_api import bash, text
 from claudeops.runner.chain import RunRequest, run_chain
 from claudeops.store import close_store
 
-pytest_plugins = ["fake_api_fixture"]
 pytestmark = pytest.mark.e2e
 
 

@@ -4,24 +4,18 @@ re-applies as a no-op, and the core sessions table works."""
 from __future__ import annotations
 
 import pytest
-from postgres_server import postgres_url  # noqa: F401  (fixture)
 
-from claudeops.app import App
 from claudeops.clock import now_timestamp
 from claudeops.session_rows import SessionRow, interrupt_abandoned_sessions, start_session_row
-from claudeops.store import apply_migrations, close_store, db
+from claudeops.store import apply_migrations, db
 
 pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
-def pg_app(postgres_url):  # noqa: F811
-    app = App.load(None, {"CLAUDEOPS_DATABASE_URL": postgres_url}, entry_points=False)
-    app.open_store(migrate=False)
-    db.execute_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
-    app.open_store()
-    yield app
-    close_store()
+def pg_app(make_claudeops_app, empty_postgres_url):
+    """Every built-in plugin, migrated on an empty PostgreSQL database."""
+    return make_claudeops_app({"CLAUDEOPS_DATABASE_URL": empty_postgres_url})
 
 
 def test_all_migrations_apply_on_postgresql_and_are_idempotent(pg_app):

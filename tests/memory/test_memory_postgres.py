@@ -3,30 +3,22 @@ written by hand (candidates, row locks, decay cut-offs, ``ON CONFLICT``, roundin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from claudeops_memory import repository
 from claudeops_memory.context import build_memory_context
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.session_start import preview_memory_start
 from memory_helpers import MEMORY_BUILTINS, LoadedApp
-from postgres_server import postgres_url  # noqa: F401  (fixture)
 
-from claudeops.app import App
-from claudeops.store import apply_migrations, close_store, db
+from claudeops.store import apply_migrations, db
 
 pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
-def pg_memory_app(postgres_url: str) -> Iterator[LoadedApp]:  # noqa: F811
-    app = App.load(None, {"CLAUDEOPS_DATABASE_URL": postgres_url}, entry_points=False, builtins=MEMORY_BUILTINS)
-    app.open_store(migrate=False)
-    db.execute_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
-    app.open_store()
-    yield LoadedApp(app)
-    close_store()
+def pg_memory_app(make_claudeops_app, empty_postgres_url: str) -> LoadedApp:
+    """``memory_app`` on an empty PostgreSQL database."""
+    return LoadedApp(make_claudeops_app({"CLAUDEOPS_DATABASE_URL": empty_postgres_url}, builtins=MEMORY_BUILTINS))
 
 
 def test_memories_table_on_postgresql(pg_memory_app: LoadedApp) -> None:

@@ -1,7 +1,7 @@
 """``claudeops`` as a subprocess with the core plugins plus the runner tests' recording plugin.
 
 The end-to-end tests start this instead of the console script so the subprocess stores
-``[NOTE]`` markers (see ``runner_support``) without depending on the feature plugins; the
+``[NOTE]`` markers (see ``runner_helpers``) without depending on the feature plugins; the
 command line, the run command and the runner are the real ones.
 """
 

@@ -1,7 +1,6 @@
-"""Helpers for the runner's tests: a recording test plugin, an App with only the core plugins.
+"""Helpers for the runner's tests: a recording test plugin, and reading back what a run stored.
 
-The fixtures built on them are in ``runner_fixtures`` (``pytest_plugins = ["runner_fixtures"]``).
-The test plugin stands in
+The fixtures built on them are in ``conftest.py`` next to this module. The test plugin stands in
 for the feature plugins, so runner tests do not depend on how memories or events are stored:
 
 * marker ``[NOTE] text`` → a row in ``test_notes`` (committed by its handler, like real markers);
@@ -15,7 +14,6 @@ for the feature plugins, so runner tests do not depend on how memories or events
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import peewee
@@ -110,14 +108,6 @@ class RecordingPlugin:
 
     def hooks_called(self) -> list[str]:
         return [name for name, _ in self.calls]
-
-
-def load_app(state_dir: Path, *plugins: Any, builtins: tuple[str, ...] = CORE_ONLY,
-             settings: dict[str, str] | None = None) -> App:
-    environ = {"CLAUDEOPS_STATE_DIR": str(state_dir), **(settings or {})}
-    app = App.load(None, environ, entry_points=False, builtins=builtins, extra_plugins=plugins)
-    app.open_store()
-    return app
 
 
 def replay(app: App, *recordings: Any, **fields: Any):

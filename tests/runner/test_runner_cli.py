@@ -9,19 +9,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
-from runner_helpers import CORE_ONLY, events, load_app
+from runner_helpers import CORE_ONLY, events
 
 from claudeops.app import App
 from claudeops.cli.group import build_cli
 from claudeops.cli.progress import LiveProgress
 from claudeops.clock import FakeClock
-from claudeops.plugins import DEFAULT_PLUGINS
 from claudeops.runner.chain import EXIT_LOCKED, RunRequest, run_chain
 from claudeops.runner.lock import RunLock
 from claudeops.runner.replay import ReplayTransport
 from claudeops.runner.script import script_to_stream
 from claudeops.session_rows import SessionRow
-from claudeops.store import close_store, db
+from claudeops.store import db
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "sessions"
 
@@ -143,16 +142,13 @@ def test_a_missing_prompt_file_is_a_config_error_before_any_session(runner_app, 
 
 
 @pytest.mark.parametrize("kind", ["missing", "a file"])
-def test_a_mistyped_prompts_dir_is_a_config_error_before_any_session(state_dir, plugin, tmp_path, kind):
+def test_a_mistyped_prompts_dir_is_a_config_error_before_any_session(make_claudeops_app, tmp_path, kind):
     prompts_dir = tmp_path / "promtps"
     if kind == "a file":
         prompts_dir.write_text("")
-    app = load_app(state_dir, plugin, settings={"CLAUDEOPS_PROMPTS_DIR": str(prompts_dir)})
-    try:
-        result = invoke(app, "--replay", str(EXAMPLES / "healthy-tier1.jsonl"))
-        stored = SessionRow.select().count()
-    finally:
-        close_store()
+    app = make_claudeops_app({"CLAUDEOPS_PROMPTS_DIR": str(prompts_dir)})
+    result = invoke(app, "--replay", str(EXAMPLES / "healthy-tier1.jsonl"))
+    stored = SessionRow.select().count()
     problem = "does not exist" if kind == "missing" else "is not a directory"
     assert (result.exit_code, stored) == (2, 0)
     assert result.stderr == (f"claudeops: error: prompts_dir: {prompts_dir} {problem} (set by env "
@@ -200,13 +196,6 @@ def test_a_terminal_gets_a_live_progress_line_and_a_summary(runner_app):
     text = output.getvalue()
     assert "session #1 · tier 1 · claude-haiku-4-5 · 7 turns · 6 tool calls · 0 markers" in text  # live
     assert "session #1 · tier 1 · claude-haiku-4-5 · completed · 7 turns · 6 tool calls · 0 markers" in text
-
-
-@pytest.fixture
-def full_app(state_dir):
-    app = load_app(state_dir, builtins=DEFAULT_PLUGINS)
-    yield app
-    close_store()
 
 
 def count(table: str) -> int:

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 from fake_api import bash, error, hang, text
-from runner_helpers import load_app, notes, row
+from runner_helpers import notes, row
 
-from claudeops.plugins import DEFAULT_PLUGINS
 from claudeops.runner.chain import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -30,9 +29,7 @@ from claudeops.runner.chain import (
     run_session_chain,
 )
 from claudeops.runner.replay import load_recording
-from claudeops.store import close_store
 
-pytest_plugins = ["fake_api_fixture"]
 pytestmark = pytest.mark.e2e
 
 TESTS = Path(__file__).resolve().parent
@@ -156,14 +153,10 @@ def test_sigterm_interrupts_a_cli_session_and_a_concurrent_run_is_refused(runner
     assert notes() == ["seen before the signal"]
 
 
-def test_the_memory_context_reaches_the_system_prompt_with_all_plugins(state_dir, fake_api):
-    app = load_app(state_dir, builtins=DEFAULT_PLUGINS)
-    try:
-        run_chain(app, RunRequest.replaying([EXAMPLES / "healthy-tier1.jsonl"]))
-        fake_api.script(text("[EVENT:info] all good"))
-        [report] = run_chain(app, RunRequest(trigger="scheduled"))
-    finally:
-        close_store()
+def test_the_memory_context_reaches_the_system_prompt_with_all_plugins(full_app, fake_api):
+    run_chain(full_app, RunRequest.replaying([EXAMPLES / "healthy-tier1.jsonl"]))
+    fake_api.script(text("[EVENT:info] all good"))
+    [report] = run_chain(full_app, RunRequest(trigger="scheduled"))
     system = fake_api.system_text()
     assert report.status == "completed" and report.markers_recorded == 1
     assert "After a restart jellyfin answers 503 on /health" in system

@@ -9,17 +9,16 @@ from typing import Any
 
 import pytest
 from claude_agent_sdk import ClaudeAgentOptions, HookMatcher, ToolResultBlock, UserMessage, query
-from runner_helpers import CORE_ONLY, events, load_app, replay
+from runner_helpers import events, replay
 
 from claudeops import hookimpl
+from claudeops.app import App
 from claudeops.plugins import DEFAULT_PLUGINS
 from claudeops.runner.options import QUIET_CLI_ENV, build_options, system_prompt_append
 from claudeops.runner.prompts import PromptError, load_tier_prompt, shipped_prompts_dir, tier_prompt_path
 from claudeops.runner.replay import ReplayTransport
 from claudeops.runner.script import ToolCall, bash, script_to_stream
 from claudeops.session import Session
-from claudeops.session_rows import start_session_row
-from claudeops.store import close_store
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "sessions"
 
@@ -28,16 +27,10 @@ async def allow(hook_input, tool_use_id, context):
     return {}
 
 
-def make_session(app, tier: int, **fields) -> Session:
-    model = app.config.tier(tier).model
-    stored = start_session_row(tier, model, "test", None, "2026-01-01T00:00:00Z")
-    return Session(id=stored.id, tier=tier, model=model, trigger="test", config=app.config, hook=app.hook, **fields)
-
-
 @pytest.mark.parametrize(("tier", "model"), [(1, "haiku"), (2, "sonnet"), (3, "opus")])
-def test_each_tier_gets_its_model_tools_and_limits_from_config(runner_app, state_dir, tier, model):
+def test_each_tier_gets_its_model_tools_and_limits_from_config(runner_app, state_dir, make_session, tier, model):
     settings = runner_app.config.tier(tier)
-    options = build_options(make_session(runner_app, tier), pre_tool_use=allow)
+    options = build_options(make_session(tier, settings.model), pre_tool_use=allow)
     assert options.model == model
     assert (options.allowed_tools, options.disallowed_tools) == (settings.allowed_tools, settings.disallowed_tools)
     assert (options.max_turns, options.max_budget_usd) == (settings.max_turns, settings.max_budget_usd)
@@ -55,17 +48,17 @@ def test_tier_1_may_not_restart_compose_push_or_notify(runner_app):
         assert rule in refused
 
 
-def test_configured_cwd_setting_sources_and_budget_reach_the_options(runner_app, tmp_path):
+def test_configured_cwd_setting_sources_and_budget_reach_the_options(runner_app, make_session, tmp_path):
     runner_app.config.override("cwd", str(tmp_path / "agent"))
     runner_app.config.override("setting_sources", ["project"])
     runner_app.config.override("tier1.max_budget_usd", 0.0)
-    options = build_options(make_session(runner_app, 1), pre_tool_use=allow)
+    options = build_options(make_session(1, runner_app.config.tier(1).model), pre_tool_use=allow)
     assert (options.cwd, options.setting_sources, options.max_budget_usd) == (str(tmp_path / "agent"),
                                                                              ["project"], None)
 
 
-def test_sections_are_appended_to_the_claude_code_preset_in_order(runner_app):
-    session = make_session(runner_app, 1)
+def test_sections_are_appended_to_the_claude_code_preset_in_order(runner_app, make_session):
+    session = make_session(1, runner_app.config.tier(1).model)
     session.add_prompt_section("memory", "## Memory", 40)
     session.add_prompt_section("environment", "## Environment", 10)
     session.add_prompt_section("cooldowns", "## Cooldowns", 30)
@@ -98,15 +91,12 @@ def test_the_agent_is_told_in_its_environment_section_when_the_run_is_a_dry_run(
     assert ("DRY RUN" in appended) is dry_run  # nowhere else either
 
 
-def test_system_prompt_sections_with_every_built_in_plugin_come_in_their_documented_order(state_dir):
+def test_system_prompt_sections_with_every_built_in_plugin_come_in_their_documented_order(make_claudeops_app):
     """A tier-2 child escalated from tier 1: environment (10), handoff (20), cooldowns (30), memory (40)."""
     capture = AppendedPrompts()
-    app = load_app(state_dir, capture, builtins=DEFAULT_PLUGINS)
-    try:
-        replay(app, EXAMPLES / "healthy-tier1.jsonl")  # leaves memories, so the memory section is not empty
-        parent, child = replay(app, EXAMPLES / "escalate-tier1.jsonl", EXAMPLES / "escalated-tier2.jsonl")
-    finally:
-        close_store()
+    app = make_claudeops_app(builtins=DEFAULT_PLUGINS, plugins=[capture])
+    replay(app, EXAMPLES / "healthy-tier1.jsonl")  # leaves memories, so the memory section is not empty
+    parent, child = replay(app, EXAMPLES / "escalate-tier1.jsonl", EXAMPLES / "escalated-tier2.jsonl")
     assert (parent.status, child.tier, child.parent_session_id) == ("escalated", 2, parent.session_id)
     assert capture.headings[child.session_id] == ["## Environment", "## Escalation from tier 1", "## Cooldown state",
                                                   "## Operational Memory"]
@@ -128,26 +118,18 @@ class AppendedPrompts:
 
 
 @pytest.mark.parametrize("tier", [1, 2, 3])
-def test_the_prompt_of_every_tier_teaches_every_registered_marker(tier, state_dir):
-    app = load_app(state_dir, builtins=DEFAULT_PLUGINS)
-    try:
-        prompt = load_tier_prompt(app.config, tier, app.markers)
-        assert prompt.startswith(f"# Tier {tier}")
-        for section in app.markers.prompt_sections():
-            assert section.strip() in prompt
-        for heading in ("## Memory Recording", "## Events", "## Escalation", "## Remediation records"):
-            assert heading in prompt
-    finally:
-        close_store()
+def test_the_prompt_of_every_tier_teaches_every_registered_marker(tier, full_app):
+    prompt = load_tier_prompt(full_app.config, tier, full_app.markers)
+    assert prompt.startswith(f"# Tier {tier}")
+    for section in full_app.markers.prompt_sections():
+        assert section.strip() in prompt
+    for heading in ("## Memory Recording", "## Events", "## Escalation", "## Remediation records"):
+        assert heading in prompt
 
 
-def loaded_prompt(state_dir: Path, tier: int) -> str:
-    """The user prompt of a ``tier`` session with every built-in plugin, as the runner sends it."""
-    app = load_app(state_dir, builtins=DEFAULT_PLUGINS)
-    try:
-        return load_tier_prompt(app.config, tier, app.markers)
-    finally:
-        close_store()
+def loaded_prompt(app: App, tier: int) -> str:
+    """The user prompt of a ``tier`` session of ``app`` (every built-in plugin's), as the runner sends it."""
+    return load_tier_prompt(app.config, tier, app.markers)
 
 
 def section(prompt: str, heading: str) -> str:
@@ -157,35 +139,35 @@ def section(prompt: str, heading: str) -> str:
     return " ".join((prompt[start:] if end < 0 else prompt[start:end]).split())
 
 
-def test_marker_sections_follow_the_tier_prompt_last_registered_plugin_first(state_dir):
+def test_marker_sections_follow_the_tier_prompt_last_registered_plugin_first(full_app):
     """pluggy calls ``register_marker_types`` newest registration first, so the built-ins' sections come in
     the reverse of DEFAULT_PLUGINS (docs/runner.md, step 6)."""
-    prompt = loaded_prompt(state_dir, 1)
+    prompt = loaded_prompt(full_app, 1)
     headings = ["## Memory Recording", "## Remediation records (cooldowns)", "## Events", "## Escalation"]
     assert sorted(headings, key=lambda heading: prompt.index(f"\n{heading}\n")) == headings
 
 
 @pytest.mark.parametrize("tier", [1, 2, 3])
-def test_every_tier_gets_one_rule_for_escalating_a_service_in_cooldown(tier, state_dir):
+def test_every_tier_gets_one_rule_for_escalating_a_service_in_cooldown(tier, full_app):
     """Higher tiers are bound by the same cooldowns: escalating only to retry a refused restart is pointless,
     escalating for a remedy beyond a restart is right. No part of a loaded prompt says otherwise."""
-    prompt = loaded_prompt(state_dir, tier)
+    prompt = loaded_prompt(full_app, tier)
     shared = section(prompt, "## Escalation")
     assert "Every tier is bound by the same cooldowns" in shared and "remedy beyond a restart" in shared
     for contradiction in ("for services in cooldown", "in cooldown and still failing", "not in cooldown for that"):
         assert contradiction not in " ".join(prompt.split())
 
 
-def test_tier_1_is_not_told_to_read_the_cooldown_state_it_does_not_get(state_dir):
+def test_tier_1_is_not_told_to_read_the_cooldown_state_it_does_not_get(full_app):
     """The cooldowns plugin shows its counters to tiers 2 and 3 only (they may remediate)."""
-    prompt = " ".join(loaded_prompt(state_dir, 1).split())
+    prompt = " ".join(loaded_prompt(full_app, 1).split())
     assert "which services are in cooldown" not in prompt and "You do not see them" in prompt
     for tier in (2, 3):
-        assert "in cooldown" in " ".join(loaded_prompt(state_dir, tier).split())
+        assert "in cooldown" in " ".join(loaded_prompt(full_app, tier).split())
 
 
-def test_the_highest_tier_is_not_told_to_ask_for_a_higher_one(state_dir):
-    prompt = loaded_prompt(state_dir, 3)
+def test_the_highest_tier_is_not_told_to_ask_for_a_higher_one(full_app):
+    prompt = loaded_prompt(full_app, 3)
     assert "There is no tier above you" in prompt
     shared = section(prompt, "## Escalation")
     assert shared.count("ask for the next tier") == 1
@@ -285,9 +267,6 @@ def test_a_replay_without_the_runner_asks_the_sdks_pre_tool_use_hooks_as_the_cli
                                                                           ("no restarts today", True)]
 
 
-def test_the_core_only_app_loads_without_feature_plugins(state_dir):
-    app = load_app(state_dir, builtins=CORE_ONLY)
-    try:
-        assert [marker_type.name for marker_type in app.markers.types] == ["ESCALATE"]
-    finally:
-        close_store()
+def test_the_core_only_app_loads_without_feature_plugins(make_claudeops_app):
+    app = make_claudeops_app(plugins=())
+    assert [marker_type.name for marker_type in app.markers.types] == ["ESCALATE"]

@@ -3,30 +3,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from postgres_server import postgres_url  # noqa: F401  (fixture)
-from runner_helpers import RecordingPlugin, notes, replay, row
+from runner_helpers import notes, replay, row
 
 from claudeops.app import App
 from claudeops.runner.script import script_to_stream
-from claudeops.store import close_store, db
 
 pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
-def pg_runner_app(postgres_url: str, tmp_path: Path) -> Iterator[App]:  # noqa: F811
-    environ = {"CLAUDEOPS_DATABASE_URL": postgres_url, "CLAUDEOPS_STATE_DIR": str(tmp_path / "state")}
-    app = App.load(None, environ, entry_points=False, builtins=("claudeops.environment", "claudeops.escalation"),
-                   extra_plugins=[RecordingPlugin()])
-    app.open_store(migrate=False)
-    db.execute_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
-    app.open_store()
-    yield app
-    close_store()
+def pg_runner_app(make_claudeops_app, empty_postgres_url: str, tmp_path: Path) -> App:
+    """``runner_app`` on an empty PostgreSQL database (and a state dir for the transcripts)."""
+    return make_claudeops_app({"CLAUDEOPS_DATABASE_URL": empty_postgres_url,
+                               "CLAUDEOPS_STATE_DIR": str(tmp_path / "state")})
 
 
 def test_an_escalated_session_pair_is_recorded_on_postgresql(pg_runner_app, tmp_path):
