@@ -8,7 +8,7 @@ import pytest
 from claudeops_memory import repository
 from claudeops_memory.models import Memory
 from click.testing import CliRunner, Result
-from memory_helpers import LoadedApp, memory_app_fixture  # noqa: F401
+from memory_helpers import LoadedApp
 
 from claudeops.cli.group import build_cli
 from claudeops.clock import now_timestamp, utc_now

@@ -12,7 +12,7 @@ from claudeops_memory.models import CATEGORIES, Memory
 from claudeops_memory.repository import MemoryRecord, injection_status
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from memory_helpers import LoadedApp, load_memory_app_fixture, memory_app_fixture  # noqa: F401
+from memory_helpers import LoadedApp
 
 from claudeops.session import Handoff
 

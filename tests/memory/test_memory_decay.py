@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from claudeops_memory import repository
 from claudeops_memory.decay import decay_stale_memories
-from memory_helpers import LoadedApp, memory_app_fixture  # noqa: F401
+from memory_helpers import LoadedApp
 
 
 def _decay(memory_app: LoadedApp) -> tuple[int, int]:

@@ -7,7 +7,7 @@ import pytest
 from claudeops_memory import repository
 from claudeops_memory.confidence import clamp_confidence, confidence_sql
 from claudeops_memory.models import Memory
-from memory_helpers import LoadedApp, memory_app_fixture  # noqa: F401
+from memory_helpers import LoadedApp
 
 from claudeops import hookimpl
 from claudeops.store import db

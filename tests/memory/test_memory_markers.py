@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from claudeops_memory import repository
 from claudeops_memory.markers import MEMORY_PATTERN
-from memory_helpers import LoadedApp, load_memory_app_fixture, memory_app_fixture  # noqa: F401
+from memory_helpers import LoadedApp
 
 
 def _only_memory() -> repository.MemoryRecord:

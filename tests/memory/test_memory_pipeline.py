@@ -10,7 +10,7 @@ from typing import Any
 
 from claudeops_memory import repository
 from claudeops_memory.markers import PROMPT_SECTION
-from memory_helpers import LoadedApp, memory_app_fixture  # noqa: F401
+from memory_helpers import LoadedApp
 
 from claudeops import hookimpl
 from claudeops.runner.chain import RunRequest, run_chain

@@ -3,12 +3,14 @@ written by hand (candidates, row locks, decay cut-offs, ``ON CONFLICT``, roundin
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from claudeops_memory import repository
 from claudeops_memory.context import build_memory_context
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.session_start import preview_memory_start
-from memory_helpers import MEMORY_BUILTINS, LoadedApp
+from memory_helpers import LoadedApp
 
 from claudeops.store import apply_migrations, db
 
@@ -16,9 +18,9 @@ pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
-def pg_memory_app(make_claudeops_app, empty_postgres_url: str) -> LoadedApp:
+def pg_memory_app(load_memory_app: Callable[..., LoadedApp], empty_postgres_url: str) -> LoadedApp:
     """``memory_app`` on an empty PostgreSQL database."""
-    return LoadedApp(make_claudeops_app({"CLAUDEOPS_DATABASE_URL": empty_postgres_url}, builtins=MEMORY_BUILTINS))
+    return load_memory_app(CLAUDEOPS_DATABASE_URL=empty_postgres_url)
 
 
 def test_memories_table_on_postgresql(pg_memory_app: LoadedApp) -> None:

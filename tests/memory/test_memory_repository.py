@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from claudeops_memory import repository
 from claudeops_memory.context import build_memory_context
-from memory_helpers import LoadedApp, memory_app_fixture  # noqa: F401
+from memory_helpers import LoadedApp
 
 NOW = "2026-03-01T12:00:00Z"
 LATER = "2026-03-02T08:30:00Z"

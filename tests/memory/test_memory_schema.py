@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from claudeops_memory.context import context_query
-from memory_helpers import LoadedApp, memory_app_fixture  # noqa: F401
+from memory_helpers import LoadedApp
 
 from claudeops.store import apply_migrations, db
 

@@ -2,31 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from claudeops_memory.settings import MemorySettings
-from memory_helpers import MEMORY_BUILTINS
 
 from claudeops.app import App
 from claudeops.config import ConfigError
 
 
-def load(**environ: str) -> MemorySettings:
-    app = App.load(None, environ, entry_points=False, builtins=MEMORY_BUILTINS)
-    return app.config.section("memory")
+@pytest.fixture
+def load(make_claudeops_app: Callable[..., App]) -> Callable[..., MemorySettings]:
+    """The ``[memory]`` settings of an app loaded with ``environ`` (a bad one raises ``ConfigError``)."""
+    return lambda **environ: make_claudeops_app(environ).config.section("memory")
 
 
-def test_defaults_are_the_spec_numbers() -> None:
+def test_defaults_are_the_spec_numbers(load: Callable[..., MemorySettings]) -> None:
     assert load() == MemorySettings(budget_tokens=2000, min_confidence=0.3, default_confidence=0.7,
                                     reinforce_step=0.1, contradict_step=0.2, grace_days=30, decay_per_week=0.1,
                                     max_observation_chars=500)
 
 
-def test_budget_has_the_spec_environment_variable_and_the_generic_one() -> None:
+def test_budget_has_the_spec_environment_variable_and_the_generic_one(load: Callable[..., MemorySettings]) -> None:
     assert load(CLAUDEOPS_MEMORY_BUDGET="4000").budget_tokens == 4000
     assert load(CLAUDEOPS_MEMORY_BUDGET_TOKENS="3000").budget_tokens == 3000
 
 
-def test_the_spec_budget_variable_wins_when_both_are_set() -> None:
+def test_the_spec_budget_variable_wins_when_both_are_set(load: Callable[..., MemorySettings]) -> None:
     """As for every alias in the core: the name the spec gives beats the generic one."""
     assert load(CLAUDEOPS_MEMORY_BUDGET="4000", CLAUDEOPS_MEMORY_BUDGET_TOKENS="3000").budget_tokens == 4000
 
@@ -38,7 +40,8 @@ def test_the_spec_budget_variable_wins_when_both_are_set() -> None:
     ("CLAUDEOPS_MEMORY_BUDGET", "-1", "'memory.budget_tokens' must be 0 or more, not -1"),
     ("CLAUDEOPS_MEMORY_DECAY_PER_WEEK", "0.001", "'memory.decay_per_week' must be 0 (no decay) or at least 0.01"),
 ])
-def test_nonsense_settings_stop_start_up_with_one_line_naming_the_variable(variable: str, value: str,
+def test_nonsense_settings_stop_start_up_with_one_line_naming_the_variable(load: Callable[..., MemorySettings],
+                                                                          variable: str, value: str,
                                                                           message: str) -> None:
     with pytest.raises(ConfigError) as failure:
         load(**{variable: value})
