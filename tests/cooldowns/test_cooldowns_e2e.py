@@ -6,28 +6,19 @@ from __future__ import annotations
 
 import pytest
 from claudeops_events.repository import list_events
-from events_cooldowns_support import FakeClock, feed, load_app, new_session
 from fake_api import bash, text
 
 from claudeops.runner.chain import RunRequest, run_chain
-from claudeops.store import close_store
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def app(tmp_path):
-    app = load_app(tmp_path / "state")
-    yield app
-    close_store()
-
-
-def test_a_restart_at_the_limit_is_denied_and_the_denial_reaches_the_model(app, fake_api):
-    clock = FakeClock()  # 12:00
-    earlier = new_session(app, tier=2, clock=clock)
-    feed(app, earlier, "[COOLDOWN:restart:jellyfin] failure — still 502")
+def test_a_restart_at_the_limit_is_denied_and_the_denial_reaches_the_model(app, fake_api, make_session, feed_text,
+                                                                           clock):
+    earlier = make_session(tier=2, clock=clock)
+    feed_text(earlier, "[COOLDOWN:restart:jellyfin] failure — still 502")
     clock.advance(hours=1)
-    feed(app, earlier, "[COOLDOWN:restart:jellyfin] success — healthy for a while")
+    feed_text(earlier, "[COOLDOWN:restart:jellyfin] success — healthy for a while")
     clock.advance(hours=1)  # 14:00: two restarts in 4 h, in cooldown until 16:00
     fake_api.script(bash("docker restart jellyfin", before="jellyfin answers 502 again."),
                     text("[EVENT:warning:jellyfin] 502 again; restart refused by the cooldown"))

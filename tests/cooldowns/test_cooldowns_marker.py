@@ -11,28 +11,18 @@ from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.repository import list_actions
 from claudeops_cooldowns.settings import CooldownSettings, patterns_from
 from claudeops_cooldowns.targets import find_targets
-from events_cooldowns_support import FakeClock, feed, load_app, new_session
 
 from claudeops.clock import to_timestamp
-from claudeops.store import close_store
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = load_app(tmp_path / "state")
-    yield app
-    close_store()
 
 
 def stored() -> list[tuple[str, str, bool, str]]:
     return [(action.service, action.action, action.success, action.message) for action in reversed(list_actions())]
 
 
-def test_a_restart_is_recorded_with_its_session_tier_and_the_time_it_was_seen(app):
-    clock = FakeClock()
-    session = new_session(app, tier=2, clock=clock)
+def test_a_restart_is_recorded_with_its_session_tier_and_the_time_it_was_seen(app, make_session, feed_text, clock):
+    session = make_session(tier=2, clock=clock)
     clock.advance(minutes=3)
-    feed(app, session, "Restarted it.\n[COOLDOWN:restart:jellyfin] success — docker restart jellyfin; healthy in 60 s")
+    feed_text(session, "Restarted it.\n[COOLDOWN:restart:jellyfin] success — docker restart jellyfin; healthy in 60 s")
     [action] = list_actions()
     assert (action.service, action.action, action.success, action.message, action.tier, action.session_id,
             action.created_at) == ("jellyfin", "restart", True, "docker restart jellyfin; healthy in 60 s", 2,
@@ -40,8 +30,8 @@ def test_a_restart_is_recorded_with_its_session_tier_and_the_time_it_was_seen(ap
 
 
 @pytest.mark.parametrize("separator", ["—", "--", "-", ":", "–"])
-def test_every_separator_is_accepted(app, separator):
-    feed(app, new_session(app), f"[COOLDOWN:redeployment:nextcloud] failure {separator} migration failed")
+def test_every_separator_is_accepted(app, separator, make_session, feed_text):
+    feed_text(make_session(tier=2), f"[COOLDOWN:redeployment:nextcloud] failure {separator} migration failed")
     assert stored() == [("nextcloud", "redeployment", False, "migration failed")]
 
 
@@ -53,8 +43,8 @@ def test_every_separator_is_accepted(app, separator):
     ("[COOLDOWN:restart:jellyfin] success", ("jellyfin", "restart", True, "")),
     ("[COOLDOWN:restart: jellyfin ] success — spaces", ("jellyfin", "restart", True, "spaces")),
 ])
-def test_case_and_common_variants_are_accepted(app, text, expected):
-    feed(app, new_session(app), text)
+def test_case_and_common_variants_are_accepted(app, text, expected, make_session, feed_text):
+    feed_text(make_session(tier=2), text)
     assert stored() == [expected]
 
 
@@ -67,8 +57,9 @@ def test_case_and_common_variants_are_accepted(app, text, expected):
     ("media_server.2", "media_server.2"),
     ("s" * 100, "s" * 100),
 ])
-def test_a_service_is_a_name_of_letters_digits_and_dot_dash_underscore(app, service, stored_as):
-    feed(app, new_session(app), f"[COOLDOWN:restart:{service}] success — ok")
+def test_a_service_is_a_name_of_letters_digits_and_dot_dash_underscore(app, service, stored_as, make_session,
+                                                                       feed_text):
+    feed_text(make_session(tier=2), f"[COOLDOWN:restart:{service}] success — ok")
     assert stored() == [(stored_as, "restart", True, "ok")]
 
 
@@ -82,19 +73,19 @@ def test_a_service_is_a_name_of_letters_digits_and_dot_dash_underscore(app, serv
     "'jellyfin",
     ".service",
 ])
-def test_a_service_that_is_not_a_bounded_name_is_a_malformed_record(app, caplog, service):
+def test_a_service_that_is_not_a_bounded_name_is_a_malformed_record(app, caplog, service, make_session, feed_text):
     """A 5,000-character 'service' used to be stored, and flooded `claudeops cooldowns`."""
-    session = new_session(app)
+    session = make_session(tier=2)
     with caplog.at_level(logging.WARNING, logger="claudeops_cooldowns"):
-        feed(app, session, f"[COOLDOWN:restart:{service}] success — ok")
+        feed_text(session, f"[COOLDOWN:restart:{service}] success — ok")
     assert list_actions() == []
     [warning] = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
     assert "malformed cooldown marker" in warning and "up to 100 letters, digits, '_', '.' or '-'" in warning
 
 
-def test_several_records_in_one_text_block_are_all_stored_in_order(app):
-    feed(app, new_session(app), "[COOLDOWN:restart:jellyfin] failure — no\n"
-                                "[COOLDOWN:restart:jellyfin] success — yes [COOLDOWN:restart:sonarr] success — too")
+def test_several_records_in_one_text_block_are_all_stored_in_order(app, make_session, feed_text):
+    feed_text(make_session(tier=2), "[COOLDOWN:restart:jellyfin] failure — no\n"
+                                    "[COOLDOWN:restart:jellyfin] success — yes [COOLDOWN:restart:sonarr] success — too")
     assert [(service, success) for service, _, success, _ in stored()] == [("jellyfin", False), ("jellyfin", True),
                                                                           ("sonarr", True)]
 
@@ -107,18 +98,18 @@ def test_several_records_in_one_text_block_are_all_stored_in_order(app):
     "[COOLDOWN:restart:jellyfin]",
     "[COOLDOWN:restart:jellyfin success — unclosed",
 ])
-def test_a_malformed_record_logs_a_warning_and_stores_nothing(app, caplog, text):
+def test_a_malformed_record_logs_a_warning_and_stores_nothing(app, caplog, text, make_session, feed_text):
     with caplog.at_level(logging.WARNING, logger="claudeops_cooldowns"):
-        feed(app, new_session(app), f"before\n{text}\nafter")
+        feed_text(make_session(tier=2), f"before\n{text}\nafter")
     assert list_actions() == []
     [warning] = [record for record in caplog.records if record.levelno == logging.WARNING]
     assert "malformed cooldown marker" in warning.getMessage() and text.strip() in warning.getMessage()
 
 
-def test_a_rejected_record_is_not_counted_as_a_recorded_marker(app, caplog):
-    session = new_session(app)
+def test_a_rejected_record_is_not_counted_as_a_recorded_marker(app, caplog, make_session, feed_text):
+    session = make_session(tier=2)
     with caplog.at_level(logging.WARNING, logger="claudeops_cooldowns"):
-        feed(app, session, "[COOLDOWN:reboot:jellyfin] success — unknown action\n"
+        feed_text(session, "[COOLDOWN:reboot:jellyfin] success — unknown action\n"
                            "[COOLDOWN:restart:jellyfin] done — unknown outcome\n"
                            "[COOLDOWN:restart:''] success — no name\n"
                            "[COOLDOWN:restart:sonarr] success — a real one")
@@ -129,15 +120,15 @@ def test_a_rejected_record_is_not_counted_as_a_recorded_marker(app, caplog):
 
 @pytest.mark.parametrize(("tier", "dry_run", "why"), [(1, False, "tier 1 is read-only"), (2, True, "dry run"),
                                                       (3, True, "dry run")])
-def test_a_record_from_a_session_that_cannot_restart_is_not_counted_and_says_why(app, caplog, tier, dry_run, why):
+def test_a_record_from_a_session_that_cannot_restart_is_not_counted_and_says_why(app, caplog, tier, dry_run, why,
+                                                                                 make_session, feed_text, clock):
     """Tier 1 and dry runs have every restart refused by the runner's read-only gate, so their record
     describes an action that did not happen: counting it would put the service into cooldown for nothing."""
-    clock = FakeClock()
-    session = new_session(app, tier=tier, clock=clock)
+    session = make_session(tier=tier, clock=clock)
     session.dry_run = dry_run
     text = "[COOLDOWN:restart:jellyfin] success — docker restart jellyfin"
     with caplog.at_level(logging.WARNING, logger="claudeops_cooldowns"):
-        feed(app, session, f"{text}\n{text}")
+        feed_text(session, f"{text}\n{text}")
     assert list_actions() == []
     warnings = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
     assert len(warnings) == 2
@@ -146,12 +137,12 @@ def test_a_record_from_a_session_that_cannot_restart_is_not_counted_and_says_why
     [marker] = app.markers.parse(text)
     assert handle_cooldown(session, marker) is False  # what keeps it out of the session's markers_recorded
     restart = {"command": "docker restart jellyfin"}
-    assert app.hook.check_tool_use(session=new_session(app, tier=2, clock=clock), tool_name="Bash",
+    assert app.hook.check_tool_use(session=make_session(tier=2, clock=clock), tool_name="Bash",
                                    tool_input=restart) is None  # two records, yet no cooldown
 
 
-def test_a_record_from_a_session_that_can_restart_is_counted(app):
-    session = new_session(app, tier=2)
+def test_a_record_from_a_session_that_can_restart_is_counted(app, make_session):
+    session = make_session(tier=2)
     [marker] = app.markers.parse("[COOLDOWN:restart:jellyfin] success — docker restart jellyfin")
     assert handle_cooldown(session, marker) is True
     assert stored() == [("jellyfin", "restart", True, "docker restart jellyfin")]
@@ -161,10 +152,10 @@ def prompt_examples() -> list[str]:
     return [line.strip() for line in PROMPT_SECTION.splitlines() if re.match(r"\s+\[COOLDOWN:[a-z]+:[a-z]", line)]
 
 
-def test_the_examples_in_the_prompt_section_are_valid_markers(app):
+def test_the_examples_in_the_prompt_section_are_valid_markers(app, make_session, feed_text):
     examples = prompt_examples()
     assert len(examples) == 3
-    feed(app, new_session(app), "\n".join(examples))
+    feed_text(make_session(tier=2), "\n".join(examples))
     assert [(service, action, success) for service, action, success, _ in stored()] == [
         ("nextcloud-app", "restart", True), ("caddy", "restart", True), ("nextcloud", "redeployment", False)]
 

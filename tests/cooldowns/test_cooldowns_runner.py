@@ -9,24 +9,14 @@ from pathlib import Path
 import pytest
 from claudeops_cooldowns.repository import list_actions
 from claudeops_events.repository import list_events
-from events_cooldowns_support import FakeClock, feed, load_app, new_session
 
-from claudeops.runner.chain import RunRequest, run_chain
-from claudeops.runner.script import ScriptTransport, bash
-from claudeops.store import close_store
+from claudeops.runner.script import bash
 
 
 @pytest.fixture
-def app(tmp_path):
-    app = load_app(tmp_path / "state")
-    yield app
-    close_store()
-
-
-def run_scripted(app, steps, tier: int, clock: FakeClock):
-    [report] = run_chain(app, RunRequest(tier=tier, trigger="test", escalate=False, clock=clock,
-                                         transport_factory=lambda _tier: ScriptTransport(steps)))
-    return report
+def run_scripted(run_scripted_session, clock):
+    """``run_scripted(steps, tier, clock)``: one session of ``steps``, not escalating; its report."""
+    return lambda steps, tier, clock: run_scripted_session(steps, tier, trigger="test", escalate=False, clock=clock)
 
 
 def tool_results(report) -> list[str]:
@@ -36,12 +26,12 @@ def tool_results(report) -> list[str]:
             for block in frame["message"]["content"] if block.get("type") == "tool_result"]
 
 
-def test_a_refused_restart_reaches_the_model_and_is_an_event_of_the_session(app):
-    clock = FakeClock()
-    feed(app, new_session(app, clock=clock), "[COOLDOWN:restart:jellyfin] success — one\n"
-                                             "[COOLDOWN:restart:jellyfin] success — two")
-    report = run_scripted(app, ["Jellyfin is down again.", bash("docker restart jellyfin", "jellyfin"),
-                                           "[EVENT:warning:jellyfin] down, restart refused by cooldown"], 2, clock)
+def test_a_refused_restart_reaches_the_model_and_is_an_event_of_the_session(app, make_session, feed_text, clock,
+                                                                            run_scripted):
+    feed_text(make_session(tier=2, clock=clock), "[COOLDOWN:restart:jellyfin] success — one\n"
+                                                 "[COOLDOWN:restart:jellyfin] success — two")
+    report = run_scripted(["Jellyfin is down again.", bash("docker restart jellyfin", "jellyfin"),
+                           "[EVENT:warning:jellyfin] down, restart refused by cooldown"], 2, clock)
     assert (report.status, report.tools_denied) == ("completed", 1)
     [result] = tool_results(report)
     assert "Refused by claudeops cooldowns" in result and "allowed from 2025-06-01T16:00:00Z" in result
@@ -53,11 +43,10 @@ def test_a_refused_restart_reaches_the_model_and_is_an_event_of_the_session(app)
         "down, restart refused by cooldown"]
 
 
-def test_markers_of_a_session_are_stored_as_they_arrive(app):
-    clock = FakeClock()
-    report = run_scripted(app, [bash("docker restart sonarr", "sonarr"),
-                                   "[COOLDOWN:restart:sonarr] success — healthy after 20 s\n"
-                                   "[EVENT:info:sonarr] restarted, queue moving again"], 2, clock)
+def test_markers_of_a_session_are_stored_as_they_arrive(app, clock, run_scripted):
+    report = run_scripted([bash("docker restart sonarr", "sonarr"),
+                           "[COOLDOWN:restart:sonarr] success — healthy after 20 s\n"
+                           "[EVENT:info:sonarr] restarted, queue moving again"], 2, clock)
     assert report.tools_denied == 0
     [action] = list_actions()
     assert (action.service, action.action, action.tier, action.session_id) == ("sonarr", "restart", 2,
@@ -65,19 +54,17 @@ def test_markers_of_a_session_are_stored_as_they_arrive(app):
     assert [event.message for event in list_events()] == ["restarted, queue moving again"]
 
 
-def test_tier_1_restarts_are_refused_in_a_session(app):
-    report = run_scripted(app, [bash("sudo docker restart jellyfin", "jellyfin"), "done"], 1,
-                                     FakeClock())
+def test_tier_1_restarts_are_refused_in_a_session(app, clock, run_scripted):
+    report = run_scripted([bash("sudo docker restart jellyfin", "jellyfin"), "done"], 1, clock)
     assert report.tools_denied == 1
     # the runner's read-only gate answers first; the plugin's own tier-1 refusal is the second line of defence
     assert tool_results(report)[0].startswith("tier 1 is read-only: `docker restart jellyfin` would change")
 
 
-def test_a_cooldown_marker_counts_for_the_very_next_tool_call_of_the_same_response(app):
+def test_a_cooldown_marker_counts_for_the_very_next_tool_call_of_the_same_response(app, clock, run_scripted):
     """The SDK buffers messages: the gate waits until the marker written before a call is stored."""
-    clock = FakeClock()
-    report = run_scripted(app, [bash("docker restart plex", "plex"), "[COOLDOWN:restart:plex] success — 1",
-                                bash("docker restart plex", "plex"), "[COOLDOWN:restart:plex] success — 2",
-                                bash("docker restart plex", "plex")], 2, clock)
+    report = run_scripted([bash("docker restart plex", "plex"), "[COOLDOWN:restart:plex] success — 1",
+                           bash("docker restart plex", "plex"), "[COOLDOWN:restart:plex] success — 2",
+                           bash("docker restart plex", "plex")], 2, clock)
     assert report.tools_denied == 1
     assert "Refused by claudeops cooldowns" in tool_results(report)[2]

@@ -14,21 +14,12 @@ from claudeops_cooldowns.repository import (
     service_cooldown,
 )
 from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART, CooldownSettings, Rule, rules_from
-from events_cooldowns_support import load_app, new_session
 
 from claudeops.clock import to_timestamp
 from claudeops.config import ConfigError
-from claudeops.store import close_store
 
 T0 = datetime(2025, 6, 1, 12, 0, 0, tzinfo=UTC)
 RULES = rules_from(CooldownSettings())
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = load_app(tmp_path / "state")
-    yield app
-    close_store()
 
 
 def restart(service: str, at: datetime, success: bool = True, action: str = RESTART):
@@ -133,15 +124,12 @@ def test_cooldown_state_lists_every_service_and_action_with_its_last_action(app)
     ]
 
 
-def test_cooldown_state_uses_the_configured_rules(tmp_path):
-    app = load_app(tmp_path / "state", {"CLAUDEOPS_COOLDOWNS_RESTART_LIMIT": "3",
-                                        "CLAUDEOPS_COOLDOWNS_RESTART_WINDOW_HOURS": "1"})
-    try:
-        restart("jellyfin", T0)
-        [current] = cooldown_state(rules_from(app.config.section("cooldowns")), T0)
-        assert (current.limit, current.window_hours, current.in_cooldown) == (3, 1.0, False)
-    finally:
-        close_store()
+def test_cooldown_state_uses_the_configured_rules(make_claudeops_app):
+    app = make_claudeops_app({"CLAUDEOPS_COOLDOWNS_RESTART_LIMIT": "3",
+                              "CLAUDEOPS_COOLDOWNS_RESTART_WINDOW_HOURS": "1"})
+    restart("jellyfin", T0)
+    [current] = cooldown_state(rules_from(app.config.section("cooldowns")), T0)
+    assert (current.limit, current.window_hours, current.in_cooldown) == (3, 1.0, False)
 
 
 def test_cleared_actions_stop_counting_but_stay_in_the_history(app):
@@ -156,8 +144,8 @@ def test_cleared_actions_stop_counting_but_stay_in_the_history(app):
     assert clear_service("jellyfin", to_timestamp(T0)) == 0
 
 
-def test_actions_are_listed_newest_first_with_their_session_and_tier(app):
-    session = new_session(app, tier=3)
+def test_actions_are_listed_newest_first_with_their_session_and_tier(app, make_session):
+    session = make_session(tier=3)
     record_action(service="jellyfin", action=RESTART, success=False, message="still 502", tier=3,
                   session_id=session.id, created_at="2025-06-01T12:05:00Z")
     restart("sonarr", T0)
@@ -185,9 +173,9 @@ def test_actions_are_counted_as_they_are_listed_for_paging(app):
     ({"CLAUDEOPS_COOLDOWNS_REDEPLOY_PATTERNS": "^helm upgrade"}, "'cooldowns.redeploy_patterns' must be regexes "
      "with a (?P<service>...) group, not '^helm upgrade'"),
 ])
-def test_bad_settings_are_one_line_errors_naming_the_variable_at_start_up(tmp_path, environ, message):
+def test_bad_settings_are_one_line_errors_naming_the_variable_at_start_up(make_claudeops_app, environ, message):
     with pytest.raises(ConfigError) as caught:
-        load_app(tmp_path / "state", environ)
+        make_claudeops_app(environ)
     [variable] = environ
     assert str(caught.value).startswith(f"env {variable}: {message}")
     assert "\n" not in str(caught.value)

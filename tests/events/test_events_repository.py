@@ -13,20 +13,12 @@ from claudeops_events.repository import (
     store_event,
 )
 from claudeops_events.since import parse_since
-from events_cooldowns_support import load_app, new_session
 
 from claudeops.notable import NotableEvent
 from claudeops.session_rows import SessionRow
-from claudeops.store import close_store, db
+from claudeops.store import db
 
 NOW = datetime(2025, 6, 2, 12, 0, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = load_app(tmp_path / "state")
-    yield app
-    close_store()
 
 
 def add(level: str, message: str, created_at: str, service: str | None = None, session_id: int | None = None):
@@ -59,8 +51,8 @@ def test_events_are_listed_newest_first_and_ties_by_id(app):
     assert second.id > first.id
 
 
-def test_filters_combine_level_service_since_and_session(app):
-    session = new_session(app)
+def test_filters_combine_level_service_since_and_session(app, make_session):
+    session = make_session(tier=2)
     add("critical", "nextcloud down", "2025-06-02T11:00:00Z", "nextcloud", session.id)
     add("critical", "old outage", "2025-05-20T11:00:00Z", "nextcloud")
     add("warning", "slow", "2025-06-02T11:30:00Z", "jellyfin", session.id)
@@ -114,8 +106,8 @@ def test_levels_from_other_plugins_are_normalised_too(app):
     assert add("error", "x", "2025-06-01T00:00:00Z").level == "critical"
 
 
-def test_deleting_a_session_keeps_its_events(app):
-    session = new_session(app)
+def test_deleting_a_session_keeps_its_events(app, make_session):
+    session = make_session(tier=2)
     add("warning", "kept", "2025-06-01T00:00:00Z", None, session.id)
     SessionRow.delete().where(SessionRow.id == session.id).execute()
     [event] = list_events()
