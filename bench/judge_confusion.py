@@ -7,7 +7,7 @@ and ``tests/data/memory-relations-heldout.jsonl``).  Each line of a FILE is an o
 accuracy, a confusion table (rows = expected, columns = predicted) and every misclassified pair;
 for the held-out file also the accuracy of its tuning blocks and of its fresh block (see
 ``tests/data/README.md``).  Then the per-pair decision time over all files.  It exits 0: it is a
-report for tuning the judge, not a gate (the gates are in ``tests/test_memory_judge.py``).
+report for tuning the judge, not a gate (the gates are in ``tests/memory/test_memory_judge.py``).
 
 Timing: after one warm-up pass over the file (the judge's vocabulary caches fill once per
 process), each pair is judged ``REPETITIONS`` times with ``time.perf_counter``.  "Cold" clears the

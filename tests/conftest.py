@@ -1,13 +1,21 @@
-"""Isolation for the whole suite: no test sees the developer's config, state or plugins."""
+"""Fixtures for the whole suite: isolation from the developer's machine, and the two servers tests
+share across subjects (the fake Messages API, a private PostgreSQL).
+
+Fixtures live only in ``conftest.py`` files: this one for what several subjects use, one per
+subject folder for the rest (see docs/testing.md). Apps are built with the ``claudeops.testing``
+fixtures the project ships for plugin authors.
+"""
 
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
+from fake_api import FakeAPI
+from postgres_server import empty_public_schema, find_pg_bin, temporary_postgres
 
 
 @pytest.fixture(autouse=True)
@@ -22,3 +30,39 @@ def isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     work = tmp_path / "cwd"
     work.mkdir()
     monkeypatch.chdir(work)
+
+
+@pytest.fixture
+def fake_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAPI]:
+    """A running fake Messages API, with this process's environment pointed at it (and an isolated HOME)."""
+    api = FakeAPI().start()
+    home = tmp_path / "home"
+    home.mkdir()
+    for name, value in api.env(home).items():
+        monkeypatch.setenv(name, value)
+    yield api
+    api.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """URL of a PostgreSQL server for this test session (see ``postgres_server``)."""
+    given = os.environ.get("CLAUDEOPS_TEST_POSTGRES_URL")
+    if given:
+        yield given
+        return
+    if find_pg_bin() is None:
+        message = "PostgreSQL is not installed (apt-get install postgresql, or set CLAUDEOPS_TEST_POSTGRES_URL)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    # Not under tmp_path: pytest's temp root is private to root, and the server runs as ``postgres``.
+    with temporary_postgres(Path(tempfile.mkdtemp(prefix="claudeops-pg-"))) as url:
+        yield url
+
+
+@pytest.fixture
+def empty_postgres_url(postgres_url: str) -> str:
+    """``postgres_url`` with its ``public`` schema emptied, so the test's migrations start from nothing."""
+    empty_public_schema(postgres_url)
+    return postgres_url

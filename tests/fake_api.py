@@ -6,12 +6,10 @@ scripted: queue them with :meth:`FakeAPI.script`, or set :attr:`FakeAPI.responde
 one from the request. Every request is logged (API key redacted) so tests can assert on what
 the CLI really sent, e.g. that our sections end the system prompt.
 
-Use it from any test module (the fixture lives in ``fake_api_fixture``, so importing the reply
-helpers from here does not trip pytest's assertion rewriting)::
+Use it from any test module: the ``fake_api`` fixture is in ``tests/conftest.py``, the reply
+helpers are imported from here::
 
     from fake_api import bash, text
-
-    pytest_plugins = ["fake_api_fixture"]
 
     def test_restart_is_denied(fake_api, ...):
         fake_api.script(bash("docker restart jellyfin"), text("done"))

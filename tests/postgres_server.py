@@ -1,8 +1,9 @@
-"""A throwaway PostgreSQL server for the store tests, started from Debian's binaries.
+"""A throwaway PostgreSQL server for the ``postgres`` tests, started from Debian's binaries.
 
-``CLAUDEOPS_TEST_POSTGRES_URL`` points the tests at an existing server instead. Without either,
-the tests are skipped on a developer machine and fail under CI (``CI=true``), where .ci/setup
-installs the ``postgresql`` package: a database we claim to support is never silently untested.
+The ``postgres_url`` fixture (``tests/conftest.py``) starts one per test session, or uses the
+server ``CLAUDEOPS_TEST_POSTGRES_URL`` points at. Without either, the tests are skipped on a
+developer machine and fail under CI (``CI=true``), where .ci/setup installs the ``postgresql``
+package: a database we claim to support is never silently untested.
 """
 
 from __future__ import annotations
@@ -14,11 +15,8 @@ import pwd
 import shutil
 import socket
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 STARTUP_SECONDS = 60
 
@@ -73,18 +71,11 @@ def temporary_postgres(base: Path) -> Iterator[str]:
         shutil.rmtree(base, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """URL of a PostgreSQL server for this test session (see the module docstring)."""
-    given = os.environ.get("CLAUDEOPS_TEST_POSTGRES_URL")
-    if given:
-        yield given
-        return
-    if find_pg_bin() is None:
-        message = "PostgreSQL is not installed (apt-get install postgresql, or set CLAUDEOPS_TEST_POSTGRES_URL)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    # Not under tmp_path: pytest's temp root is private to root, and the server runs as ``postgres``.
-    with temporary_postgres(Path(tempfile.mkdtemp(prefix="claudeops-pg-"))) as url:
-        yield url
+def empty_public_schema(url: str) -> None:
+    """Drop everything in the ``public`` schema of the database at ``url`` (tests share one server)."""
+    import psycopg2  # the postgres extra: imported only by the tests that use a server
+
+    with contextlib.closing(psycopg2.connect(url)) as connection:
+        connection.autocommit = True
+        with connection.cursor() as cursor:
+            cursor.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")

@@ -4,39 +4,27 @@ rule, one definition now serves both, and these tests pin the behaviour that exp
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Sequence
 
-import click
 import pytest
 from claudeops_memory import repository
 from claudeops_memory.models import MEMORY_COLUMNS, MemoryRecord
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from claudeops import App, AppState, ConfigError, parse_flag, service_name
-from claudeops.cli.group import build_cli
-from claudeops.store import close_store
+from claudeops import App, ConfigError, parse_flag, service_name
 
 BUILTINS = ("claudeops.environment", "claudeops.escalation", "claudeops_events", "claudeops_cooldowns",
             "claudeops_memory")
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[App]:
-    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "state")}, entry_points=False, builtins=BUILTINS)
-    app.open_store()
-    yield app
-    close_store()
+def claudeops_builtins() -> Sequence[str]:
+    return BUILTINS
 
 
-def invoke(app: App, *args: str) -> Result:
-    return CliRunner().invoke(build_cli(app), list(args))
-
-
-def plugin_invoke(app: App, *args: str) -> Result:
-    group = click.Group("claudeops")
-    app.hook.register_commands(cli=group)
-    return CliRunner().invoke(group, list(args), obj=AppState(app, None))
+@pytest.fixture
+def app(claudeops_app: App) -> App:
+    return claudeops_app
 
 
 # --------------------------------------------------------------------------- service names
@@ -57,16 +45,17 @@ def test_memory_names_keep_the_spec_grammar_while_events_and_cooldowns_admit_a_d
     assert service_name(" 'Jellyfin.Service' ", dots=True) == "jellyfin.service"
 
 
-def test_the_memory_cli_refuses_a_thousand_character_service(app: App) -> None:
-    result = invoke(app, "memories", "add", "--category", "timing", "--service", "s" * 1000, "text")
+def test_the_memory_cli_refuses_a_thousand_character_service(app: App, invoke_cli: Callable[..., Result]) -> None:
+    result = invoke_cli("memories", "add", "--category", "timing", "--service", "s" * 1000, "text")
     assert result.exit_code != 0 and "at most 100 characters" in result.output
     assert repository.list_memories() == []
 
 
 @pytest.mark.parametrize("args", [("events", "list", "--service", "bad svc"),
                                   ("cooldowns", "reset", "bad svc")])
-def test_events_and_cooldowns_refuse_a_service_name_as_memories_do(app: App, args: tuple[str, ...]) -> None:
-    result = plugin_invoke(app, *args)
+def test_events_and_cooldowns_refuse_a_service_name_as_memories_do(app: App, invoke_cli: Callable[..., Result],
+                                                                   args: tuple[str, ...]) -> None:
+    result = invoke_cli(*args)
     assert result.exit_code == 2, result.output
     assert "invalid service name 'bad svc'" in result.output
 
@@ -85,11 +74,10 @@ def test_a_blank_is_neither_true_nor_false() -> None:
         parse_flag("  ")
 
 
-def test_an_empty_dry_run_variable_is_an_error_not_a_silent_false(tmp_path: Path) -> None:
+def test_an_empty_dry_run_variable_is_an_error_not_a_silent_false(make_claudeops_app: Callable[..., App]) -> None:
     """Before, ``CLAUDEOPS_DRY_RUN=`` (set but empty) switched dry run off without a word."""
-    environ = {"CLAUDEOPS_STATE_DIR": str(tmp_path), "CLAUDEOPS_DRY_RUN": ""}
     with pytest.raises(ConfigError, match="CLAUDEOPS_DRY_RUN must be true or false, not ''"):
-        App.load(None, environ, entry_points=False, builtins=())
+        make_claudeops_app({"CLAUDEOPS_DRY_RUN": ""})
 
 
 # --------------------------------------------------------------------------- the memories columns

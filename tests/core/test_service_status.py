@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Sequence
 
 import pytest
 
 from claudeops import App, NotableEvent
-from claudeops.store import close_store
 
 BUILTINS = ("claudeops.environment", "claudeops.escalation", "claudeops_events")
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[App]:
-    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path)}, entry_points=False, builtins=BUILTINS)
-    app.open_store()
-    yield app
-    close_store()
+def claudeops_builtins() -> Sequence[str]:
+    return BUILTINS
+
+
+@pytest.fixture
+def app(claudeops_app: App) -> App:
+    return claudeops_app
 
 
 def record(app: App, level: str, service: str | None, at: str, message: str = "m") -> None:
@@ -46,6 +46,5 @@ def test_a_flap_starts_a_new_since(app: App) -> None:
     assert (status.status, status.since) == ("down", "2026-01-01T02:00:00Z")
 
 
-def test_without_the_events_plugin_nobody_answers(tmp_path: Path) -> None:
-    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "x")}, entry_points=False, builtins=())
-    assert app.hook.service_statuses() is None
+def test_without_the_events_plugin_nobody_answers(make_claudeops_app: Callable[..., App]) -> None:
+    assert make_claudeops_app(builtins=()).hook.service_statuses() is None

@@ -1,39 +1,45 @@
-"""Fixtures of the dashboard tests (see web_helpers for what they build)."""
+"""Fixtures of the dashboard tests: an app of every built-in plugin, built with the
+``claudeops.testing`` kit, and a Litestar test client of its dashboard (see ``web_helpers``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
 from litestar.testing import TestClient
-from web_helpers import dashboard
+from web_helpers import BASE_URL, arm_csrf
 
 from claudeops.app import App
 
 
 @pytest.fixture
-def web(tmp_path: Path) -> Iterator[tuple[App, TestClient]]:
-    with dashboard(tmp_path / "state") as pair:
-        yield pair
+def make_dashboard(make_claudeops_app: Callable[..., App]) -> Iterator[Callable[..., tuple[App, TestClient]]]:
+    """Factory: ``make_dashboard(env, extra_plugins=(...), csrf=True)``, a migrated app with extra
+    environment variables and plugins, and a test client of its dashboard. With ``csrf`` the client
+    holds the ``csrftoken`` cookie and sends the ``x-csrftoken`` header, as the dashboard's pages do."""
+    from claudeops_web import create_app
+
+    with ExitStack() as clients:
+
+        def make(env: Mapping[str, str] | None = None, extra_plugins: Sequence[Any] = (),
+                 csrf: bool = True) -> tuple[App, TestClient]:
+            app = make_claudeops_app(env, plugins=extra_plugins)
+            client = clients.enter_context(TestClient(app=create_app(app), base_url=BASE_URL,
+                                                      raise_server_exceptions=True))
+            if csrf:
+                arm_csrf(client)
+            return app, client
+
+        yield make
+
+
+@pytest.fixture
+def web(make_dashboard: Callable[..., tuple[App, TestClient]]) -> tuple[App, TestClient]:
+    return make_dashboard()
 
 
 @pytest.fixture
 def client(web: tuple[App, TestClient]) -> TestClient:
     return web[1]
-
-
-@pytest.fixture
-def make_dashboard(tmp_path: Path) -> Iterator[Callable[..., tuple[App, TestClient]]]:
-    """Factory for a dashboard with extra environment variables (one per test)."""
-    stack: list[Any] = []
-
-    def make(env: dict[str, str] | None = None, **kwargs: Any) -> tuple[App, TestClient]:
-        manager = dashboard(tmp_path / "state", env, **kwargs)
-        stack.append(manager)
-        return manager.__enter__()
-
-    yield make
-    for manager in reversed(stack):
-        manager.__exit__(None, None, None)

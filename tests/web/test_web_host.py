@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from litestar import get
 from litestar.response import Template
-from web_helpers import HX, TOKEN, arm_csrf, dashboard
+from web_helpers import HX, TOKEN, arm_csrf
 
 from claudeops import PluginError, hookimpl
 from claudeops.app import App
@@ -255,16 +255,16 @@ def test_login_never_redirects_off_site(make_dashboard):
     assert response.headers["location"] == "/"
 
 
-def test_csrf_cookie_stays_valid_after_a_restart(tmp_path):
+def test_csrf_cookie_stays_valid_after_a_restart(make_dashboard):
     """The signing secret is kept in the state dir (mode 0600), so open pages keep working."""
-    with dashboard(tmp_path / "state") as (app, first):
-        cookie = first.cookies["csrftoken"]
-        assert oct((app.state_dir / "web-csrf-secret").stat().st_mode & 0o777) == "0o600"
-    with dashboard(tmp_path / "state", csrf=False) as (_, second):
-        second.cookies.set("csrftoken", cookie)
-        response = second.post("/memories", data={"category": "timing", "observation": "x"},
-                               headers={"x-csrftoken": cookie, **HX})
-        assert response.status_code == 201
+    app, first = make_dashboard()
+    cookie = first.cookies["csrftoken"]
+    assert oct((app.state_dir / "web-csrf-secret").stat().st_mode & 0o777) == "0o600"
+    _, second = make_dashboard(csrf=False)  # a new app of the same state dir: the dashboard restarted
+    second.cookies.set("csrftoken", cookie)
+    response = second.post("/memories", data={"category": "timing", "observation": "x"},
+                           headers={"x-csrftoken": cookie, **HX})
+    assert response.status_code == 201
 
 
 # --------------------------------------------------------------------------- claudeops web
@@ -359,13 +359,13 @@ def test_a_session_id_beyond_64_bits_is_an_unknown_session_not_a_500(client, pat
     assert client.get(path).status_code == 404
 
 
-def test_a_plugin_failing_in_register_web_is_named_in_one_line(tmp_path):
+def test_a_plugin_failing_in_register_web_is_named_in_one_line(make_dashboard):
     class Raising:
         @hookimpl
         def register_web(self, register):
             raise RuntimeError("no templates")
 
-    with pytest.raises(PluginError) as error, dashboard(tmp_path / "state", extra_plugins=(Raising(),)):
-        pass
+    with pytest.raises(PluginError) as error:
+        make_dashboard(extra_plugins=(Raising(),))
     assert str(error.value).endswith("failed in hook register_web: RuntimeError: no templates")
     assert str(error.value).startswith("plugin '")

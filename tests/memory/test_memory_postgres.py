@@ -1,0 +1,92 @@
+"""The memory plugin against a real PostgreSQL server: the same lifecycle as on SQLite, so the SQL
+written by hand (candidates, row locks, decay cut-offs, ``ON CONFLICT``, rounding) is portable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from claudeops_memory import repository
+from claudeops_memory.context import build_memory_context
+from claudeops_memory.decay import decay_stale_memories
+from claudeops_memory.session_start import preview_memory_start
+from memory_helpers import LoadedApp
+
+from claudeops.store import apply_migrations, db
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def pg_memory_app(load_memory_app: Callable[..., LoadedApp], empty_postgres_url: str) -> LoadedApp:
+    """``memory_app`` on an empty PostgreSQL database."""
+    return load_memory_app(CLAUDEOPS_DATABASE_URL=empty_postgres_url)
+
+
+def test_memories_table_on_postgresql(pg_memory_app: LoadedApp) -> None:
+    assert apply_migrations(pg_memory_app.app.migrations) == []
+    columns = {column.name: (column.data_type, column.null) for column in db.get_columns("memories")}
+    assert columns["confidence"] == ("double precision", False)
+    assert columns["service"] == ("text", True)
+    indexes = {index.name: index.columns for index in db.get_indexes("memories")}
+    assert indexes["idx_memories_service"] == ["service", "active"]
+    assert indexes["idx_memories_confidence"] == ["confidence", "active"]
+    assert indexes["idx_memories_category"] == ["category"]
+
+
+def test_marker_lifecycle_on_postgresql(pg_memory_app: LoadedApp) -> None:
+    memory_app = pg_memory_app
+    memory_app.remember("Must be started after WireGuard", service="caddy", category="dependency", confidence=0.4)
+    memory_app.remember("Takes 60s to start after restart", service="jellyfin", confidence=0.1)
+    session = memory_app.session(tier=3)
+    memory_app.emit(memory_app.session(tier=2), "[MEMORY:dependency:caddy] Can be started independently of WireGuard")
+    memory_app.emit(session, "[MEMORY:dependency:caddy] Can be started independently of WireGuard\n"
+                             "[MEMORY:timing:jellyfin] Takes 60s to start after restart")
+
+    memories = {memory.observation: memory for memory in repository.list_memories()}
+    must = memories["Must be started after WireGuard"]
+    can = memories["Can be started independently of WireGuard"]
+    jellyfin = memories["Takes 60s to start after restart"]
+    assert (must.confidence, must.active) == (0.2, False)
+    assert (can.confidence, can.active, can.tier) == (0.8, True, 2)
+    assert (jellyfin.confidence, jellyfin.active) == (0.7, True)  # reactivated
+
+
+def test_decay_and_context_on_postgresql(pg_memory_app: LoadedApp) -> None:
+    memory_app = pg_memory_app
+    stale = memory_app.remember("Stale fact", confidence=0.4, days_ago=44)
+    kept = memory_app.remember("Older fact", service="nas", days_ago=44)
+    now = memory_app.clock.stamp()
+
+    first, second = decay_stale_memories(now), decay_stale_memories(now)
+
+    assert (first.decayed, first.deactivated, second.decayed) == (2, 1, 0)
+    assert repository.get_memory(stale.id).active is False  # type: ignore[union-attr]
+    assert repository.get_memory(kept.id).confidence == 0.5  # type: ignore[union-attr]
+    assert build_memory_context().endswith("### nas\n- [timing] Older fact (confidence: 0.5)")
+
+
+def test_context_preview_keeps_nothing_on_postgresql(pg_memory_app: LoadedApp) -> None:
+    memory_app = pg_memory_app
+    stale = memory_app.remember("Stale fact", confidence=0.4, days_ago=44)
+    kept = memory_app.remember("Older fact", service="nas", days_ago=44)
+
+    preview = preview_memory_start(memory_app.settings, memory_app.clock.stamp())
+
+    assert (preview.decay.decayed, preview.decay.deactivated) == (2, 1)
+    assert preview.context.text.endswith("### nas\n- [timing] Older fact (confidence: 0.5)")
+    assert "Stale fact" not in preview.context.text
+    assert [repository.get_memory(stale.id), repository.get_memory(kept.id)] == [stale, kept]
+    assert db.execute_sql("SELECT COUNT(*) FROM memory_decay").fetchone() == (0,)
+
+
+def test_operator_edits_on_postgresql(pg_memory_app: LoadedApp) -> None:
+    memory = repository.create_memory(category="maintenance", observation="Needs VACUUM FULL weekly",
+                                      service="postgres", confidence=1.5)
+    assert memory.confidence == 1.0
+    assert repository.adjust_confidence([memory.id], -0.75) == 1
+    adjusted = repository.get_memory(memory.id)
+    assert adjusted is not None and (adjusted.confidence, adjusted.active) == (0.25, False)
+    assert repository.update_memory(memory.id, confidence=0.6).active is True
+    assert repository.list_services() == ["postgres"] and repository.memory_counts() == (1, 0)
+    assert repository.delete_memories([memory.id]) == 1

@@ -1,0 +1,91 @@
+"""SPEC-0015 "Memories Table Schema": the table, its defaults and indexes, and idempotent migration."""
+
+from __future__ import annotations
+
+from claudeops_memory.context import context_query
+from memory_helpers import LoadedApp
+
+from claudeops.store import apply_migrations, db
+
+EXPECTED_COLUMNS = [
+    # (name, type, not null, default, primary key)
+    ("id", "INTEGER", 0, None, 1),
+    ("service", "TEXT", 0, None, 0),
+    ("category", "TEXT", 1, None, 0),
+    ("observation", "TEXT", 1, None, 0),
+    ("confidence", "REAL", 1, "0.7", 0),
+    ("active", "INTEGER", 1, "1", 0),
+    ("created_at", "TEXT", 1, None, 0),
+    ("updated_at", "TEXT", 1, None, 0),
+    ("session_id", "INTEGER", 0, None, 0),
+    ("tier", "INTEGER", 1, "1", 0),
+]
+
+SPEC_INDEXES = {
+    "idx_memories_service": ["service", "active"],
+    "idx_memories_confidence": ["confidence", "active"],
+    "idx_memories_category": ["category"],
+}
+
+
+def _columns() -> list[tuple]:
+    return [(name, kind, notnull, default, pk)
+            for _, name, kind, notnull, default, pk in db.execute_sql("PRAGMA table_info(memories)").fetchall()]
+
+
+def _index_columns(name: str) -> list[str]:
+    return [row[2] for row in db.execute_sql(f"PRAGMA index_info({name})").fetchall()]
+
+
+def _table_sql() -> str:
+    return db.execute_sql("SELECT sql FROM sqlite_master WHERE name = 'memories'").fetchone()[0]
+
+
+def test_migration_creates_memories_table(memory_app: LoadedApp) -> None:
+    assert _columns() == EXPECTED_COLUMNS
+    assert "id INTEGER PRIMARY KEY AUTOINCREMENT" in _table_sql()
+    foreign_keys = db.execute_sql("PRAGMA foreign_key_list(memories)").fetchall()
+    assert [(row[2], row[3], row[4]) for row in foreign_keys] == [("sessions", "session_id", "id")]
+    for name, columns in SPEC_INDEXES.items():
+        assert _index_columns(name) == columns
+    applied = {step.name for step in memory_app.app.migration_status() if step.owner == "memory"}
+    assert "005_create_memories" in applied
+
+
+def test_migration_is_idempotent(memory_app: LoadedApp) -> None:
+    memory_app.remember("Takes 60s to start after restart", service="jellyfin")
+    schema_before = db.execute_sql("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+
+    assert apply_migrations(memory_app.app.migrations) == []
+    memory_app.app.open_store()  # what every later start-up does
+
+    assert db.execute_sql("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall() == schema_before
+    assert db.execute_sql("SELECT count(*) FROM memories").fetchone()[0] == 1
+
+
+def test_defaults_apply_to_a_bare_insert(memory_app: LoadedApp) -> None:
+    db.execute_sql("INSERT INTO memories (category, observation, created_at, updated_at) "
+                   "VALUES ('timing', 'x', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')")
+    assert db.execute_sql("SELECT confidence, active, tier, service, session_id FROM memories").fetchone() == (
+        0.7, 1, 1, None, None)
+
+
+def test_context_query_is_served_by_an_index_without_a_sort(memory_app: LoadedApp) -> None:
+    for number in range(200):
+        memory_app.remember(f"observation {number}", service=f"svc{number % 7}", confidence=(number % 10) / 10,
+                            active=number % 5 != 0)
+    db.execute_sql("ANALYZE")
+    sql, params = context_query(0.3, 100).sql()
+
+    plan = " | ".join(row[-1] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall())
+
+    assert "INDEX" in plan
+    assert "TEMP B-TREE" not in plan
+
+
+def test_service_names_stored_before_lower_casing_are_lower_cased(memory_app: LoadedApp) -> None:
+    db.execute_sql("INSERT INTO memories (category, service, observation, created_at, updated_at) "
+                   "VALUES ('timing', 'Jellyfin', 'x', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')")
+    db.execute_sql("DELETE FROM claudeops_migrations WHERE owner = 'memory' AND name = '007_lowercase_services'")
+    assert [step.name for step in apply_migrations(memory_app.app.migrations)] == ["007_lowercase_services"]
+    assert db.execute_sql("SELECT service FROM memories").fetchall() == [("jellyfin",)]

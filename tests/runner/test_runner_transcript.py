@@ -1,0 +1,43 @@
+"""What the runner never writes to a transcript: secrets are redacted, and the line stays valid JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from claudeops.redaction import may_hold_secret, redact
+from claudeops.runner.transcript import secret_literals
+
+
+@pytest.mark.parametrize(("secret", "kept"), [
+    ("sk-ant-api03-AbCdEf0123456789_-xyz", "sk-ant-***"),
+    ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc", "Authorization: Bearer ***"),
+    ("x-api-key: 0123456789abcdef", "x-api-key: ***"),
+    ("postgresql://claudeops:p4ssw0rd@db:5432/x", "postgresql://claudeops:***@db:5432/x"),
+    ("https://admin:hunter2@nas.lan/api", "https://admin:***@nas.lan/api"),
+    ("redis://:s3cret@cache:6379/0", "redis://:***@cache:6379/0"),
+])
+def test_secrets_are_redacted_and_the_line_stays_valid_json(secret, kept):
+    line = redact(json.dumps({"text": f"before {secret} after", "headers": {"x-api-key": "k-123456"}}))
+    data = json.loads(line)
+    assert kept in data["text"] and data["headers"]["x-api-key"] == "***"
+
+
+def test_credential_variables_are_redacted_wherever_they_appear():
+    literals = secret_literals({"ANTHROPIC_API_KEY": "plain-key-without-prefix", "CLAUDE_CODE_OAUTH_TOKEN": "x"})
+    assert literals == ("plain-key-without-prefix",)
+    assert redact('{"a": "key=plain-key-without-prefix"}', literals) == '{"a": "key=***"}'
+
+
+_PIECES = ["sk-ant-", "api03", "Authorization", "AUTHORIZATION", "x-api-key", "X-Api-Key", "bearer ", "://",
+           "https", "user", ":", "@", "/", "=", " ", '"', "\\", "a", "Z", "0", "-", "_", "é", "\u2028",
+           "plain-key-without-prefix"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join))
+def test_a_line_the_quick_check_lets_through_holds_nothing_to_redact(line):
+    literals = ("plain-key-without-prefix",)
+    assert may_hold_secret(line, literals) or redact(line, literals) == line

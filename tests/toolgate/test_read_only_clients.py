@@ -1,0 +1,304 @@
+"""Tier 1 and dry runs refuse database writes, downloads into files and mounts, and keep read-only checks allowed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from claudeops.toolgate.dry_run import mutating_command, mutating_reason
+from claudeops.toolgate.inline_code import awk_changes
+from claudeops.toolgate.queries import sql_reads
+
+TIER_1 = "tier 1 is read-only"
+
+
+@pytest.mark.parametrize("command", [
+    "psql -c 'DROP TABLE x'",
+    "psql -h db -U app -d app -c 'INSERT INTO t VALUES (1)'",
+    "psql -Atc 'select 1; update t set a = 2'",
+    "psql -c 'VACUUM FULL'",
+    "psql -c '/* harmless? */ TRUNCATE t'",
+    "psql -c 'GRANT ALL ON t TO bob'",
+    "psql -c 'REVOKE ALL ON t FROM bob'",
+    "psql -c 'ALTER TABLE t ADD c int'",
+    "psql -c 'CREATE INDEX i ON t (a)'",
+    "psql -c 'WITH gone AS (DELETE FROM t RETURNING *) SELECT count(*) FROM gone'",
+    "psql -c 'EXPLAIN ANALYZE DELETE FROM t'",
+    "psql -c 'SELECT * INTO backup FROM t'",
+    "psql -c 'SELECT pg_terminate_backend(4242)'",
+    "psql -c '\\copy t FROM data.csv'",
+    "psql -c '\\! systemctl restart postgresql'",
+    "psql -o /tmp/out.txt -c 'select 1'",
+    "mysql -e 'DELETE FROM sessions'",
+    "mysql -uroot -psecret -e 'DROP DATABASE app'",
+    "mysql --execute='SHOW TABLES; DROP TABLE t'",
+    "mysql -e 'SELECT 1 /*! ; DROP TABLE t */'",
+    "mysql -e 'SELECT 1--1; DROP TABLE t'",
+    "mysql -e \"SELECT 'a\\' , ' ; DROP TABLE t; -- '\"",
+    "sqlite3 /srv/app.db 'UPDATE jobs SET state = 0'",
+    "sqlite3 app.db 'PRAGMA journal_mode = WAL'",
+    "sqlite3 app.db .tables 'DELETE FROM t'",
+    "sqlite3 app.db '.import rows.csv t'",
+    "redis-cli set a b",
+    "redis-cli -h cache.lan -p 6380 DEL session:1",
+    "redis-cli flushall",
+    "redis-cli -n 2 FLUSHDB",
+    "redis-cli config set maxmemory 1gb",
+    "redis-cli expire a 10",
+    "redis-cli hset h f v",
+    "redis-cli lpush q job",
+    "redis-cli client kill 10.0.0.3:5000",
+    "redis-cli --rdb /tmp/dump.rdb",
+    "wget http://nas.lan/backup.tar",
+    "wget -q https://x/install.sh",
+    "wget -O /tmp/page.html http://x/",
+    "wget --post-data 'a=1' -O- http://hass.lan/api",
+    "wget -qO- -o /tmp/wget.log http://x/health",
+    "ssh db.lan psql -c \"'DROP TABLE x'\"",
+    "mount /dev/sdb1 /srv/media",
+    "sudo mount -a",
+])
+def test_tier_1_refuses_database_writes_downloads_into_files_and_mounts(command):
+    assert mutating_command(command) is not None
+    assert mutating_reason("Bash", {"command": command}, TIER_1).startswith(f"{TIER_1}: `")
+
+
+@pytest.mark.parametrize("command", [
+    "psql -h db.lan -U app <<EOF\nSELECT 1;\nEOF",
+    "psql app < queries.sql",
+    "psql -f /tmp/check.sql",
+    "echo 'DROP TABLE x' | psql",
+    "mysql -h db.lan app <<EOF\nSHOW TABLES;\nEOF",
+    "sqlite3 app.db < fix.sql",
+    "sqlite3 -init setup.sql app.db 'select 1'",
+    "echo 'set a b' | redis-cli",
+    "redis-cli --pipe < commands.txt",
+])
+def test_tier_1_refuses_queries_it_cannot_see_and_says_how_to_pass_them(command):
+    reason = mutating_reason("Bash", {"command": command}, TIER_1)
+    assert reason is not None and "standard input or a file" in reason and "psql -c" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "psql -c 'select 1'",
+    "psql -c '\\l'",
+    "psql -c '\\dt+'",
+    "psql -c '\\x' -c 'SELECT * FROM pg_stat_replication'",
+    "psql -h db.lan -U app -d app -Atc 'SELECT count(*) FROM pg_stat_activity'",
+    "psql -c \"SELECT pid, query FROM pg_stat_activity WHERE query LIKE '%UPDATE%' -- who writes?\"",
+    "psql -c 'SHOW max_connections'",
+    "psql -c 'EXPLAIN SELECT * FROM t'",
+    "psql -l",
+    "pg_isready",
+    "pg_isready -h db.lan",
+    "mysql -e 'SHOW DATABASES'",
+    "mysql -uroot -psecret -BNe 'SHOW REPLICA STATUS\\G'",
+    "mysql -h db.lan -e 'SELECT table_name FROM information_schema.tables; SHOW PROCESSLIST'",
+    "mysqladmin ping -h db.lan",
+    "sqlite3 db 'select count(*) from t'",
+    "sqlite3 /srv/app.db .tables '.schema jobs'",
+    "sqlite3 app.db 'PRAGMA integrity_check'",
+    "sqlite3 app.db 'PRAGMA journal_mode'",
+    "redis-cli ping",
+    "redis-cli info",
+    "redis-cli get a",
+    "redis-cli -h cache.lan INFO replication",
+    "redis-cli -c -h cache.lan GET a",
+    "redis-cli config get maxmemory",
+    "redis-cli slowlog get 10",
+    "redis-cli --scan --pattern 'session:*'",
+    "redis-cli --bigkeys",
+    "wget -qO- http://x/health",
+    "wget -O- http://x/health",
+    "wget -O - http://x/health",
+    "wget -q -O /dev/null http://x/health",
+    "wget --spider http://x/health",
+    "curl -fsS http://x/health",
+    "curl -sS -o /dev/null -w '%{http_code}' --max-time 10 http://x/health",
+    "mount",
+    "mount -t nfs4",
+])
+def test_tier_1_allows_read_only_database_http_and_mount_checks(command):
+    assert mutating_command(command) is None
+
+
+@pytest.mark.parametrize("command", [
+    "mysqladmin shutdown", "mysqladmin -h db.lan flush-hosts", "mysqladmin -uroot -psecret drop app",
+    "mysqladmin create app", "mysqladmin password new", "mysqladmin status kill 42", "mariadb-admin refresh",
+    "pg_ctl restart -D /var/lib/postgresql/data", "pg_ctl -D /srv/pg stop -m fast", "pg_ctl promote",
+    "dropdb app", "createdb app", "dropuser bob", "createuser bob", "vacuumdb --all",
+    "mongosh --eval 'db.dropDatabase()'", "mongosh --quiet --eval \"db.adminCommand('ping'); db.dropDatabase()\"",
+    "mongo app --eval 'db.users.insertOne({})'",
+])
+def test_tier_1_refuses_database_admin_commands_that_change_the_server(command):
+    assert mutating_command(command) is not None
+
+
+@pytest.mark.parametrize("command", ["mongosh", "mongosh mongodb://db.lan/app", "mongosh app fix.js",
+                                     "mongosh --file fix.js", "mongo --eval 'db.users.find()'"])
+def test_tier_1_refuses_mongo_shells_it_cannot_judge_as_unseen(command):
+    reason = mutating_reason("Bash", {"command": command}, TIER_1)
+    assert reason is not None and "standard input or a file" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "iptables -F", "iptables -A INPUT -s 10.0.0.9 -j DROP", "iptables -t nat -I PREROUTING 1 -j ACCEPT",
+    "iptables -nvL -Z", "iptables --flush", "iptables --fl", "ip6tables -P INPUT DROP", "iptables-nft -F",
+    "iptables-restore < rules",
+    "nft flush ruleset", "nft add rule inet filter input drop", "nft 'list ruleset; flush ruleset'",
+    "nft -f /etc/nftables.conf",
+    "ip link set eth0 down", "ip addr add 10.0.0.2/24 dev eth0", "ip route del default", "ip addr flush dev eth0",
+    "ip -4 neigh flush all", "ip netns exec vpn curl x", "ip -batch /tmp/cmds",
+])
+def test_tier_1_refuses_firewall_and_network_changes(command):
+    assert mutating_command(command) is not None
+
+
+@pytest.mark.parametrize("command", [
+    "curl --json '{\"a\": 1}' http://hass.lan/api", "curl -T backup.tar http://nas.lan/upload",
+    "curl -XDELETE http://x/api/1", "curl -o /tmp/page.html http://x/", "curl --output page http://x/",
+    "curl -O http://x/install.sh", "curl -sSLO http://x/install.sh", "curl --remote-name http://x/a",
+    "curl -D headers.txt http://x/", "curl -c jar.txt http://x/login",
+    "perl -pi -e 's/a/b/' /etc/caddy/Caddyfile", "perl -i.bak -pe 's/a/b/' f", "perl -lane 'print' -i f",
+    "mail -s down ops@x", "mailx -s down ops@x", "sendmail ops@x", "notify-send down", "wall 'rebooting'",
+    "logger 'jellyfin down'", "ntfy publish alerts down", "ntfy pub alerts down", "ntfy send alerts down",
+    "ntfy -c /etc/ntfy/client.yml publish alerts down",
+])
+def test_tier_1_refuses_uploads_files_written_by_curl_or_perl_and_notifications(command):
+    assert mutating_command(command) is not None
+
+
+@pytest.mark.parametrize("command", [
+    "mysqladmin status", "mysqladmin -h db.lan -uroot -psecret processlist extended-status", "mysqladmin version",
+    "pg_ctl status -D /var/lib/postgresql/data",
+    "mongosh --quiet --eval \"db.adminCommand('ping').ok\"", "mongosh mongodb://db.lan --eval 'rs.status()'",
+    "mongo --eval 'printjson(db.serverStatus())'", "mongosh --eval 'db.runCommand({ping: 1})'",
+    "iptables -L", "iptables -S", "iptables -nvL", "iptables -t nat -nvL --line-numbers", "iptables --list",
+    "iptables --list-rules INPUT", "iptables -C INPUT -s 10.0.0.9 -j DROP", "ip6tables -L -n",
+    "nft list ruleset", "nft -a list table inet filter", "nft -c -f /etc/nftables.conf",
+    "ip a", "ip addr show dev eth0", "ip -br link", "ip -s link show eth0", "ip route", "ip route get 1.1.1.1",
+    "ip neigh", "ip -j addr", "ip netns list",
+    "curl -o /dev/null http://x/health", "curl -o - http://x/health", "curl -sSI http://x/",
+    "curl -H 'Accept: application/json' -w '%{http_code}' http://x/", "curl -X GET http://x/api",
+    "perl -ne 'print if /error/' /var/log/syslog", "perl -lane 'print $F[0]' /proc/loadavg",
+    "ntfy subscribe --poll alerts",
+])
+def test_tier_1_allows_status_listings_and_fetches_that_write_nothing(command):
+    assert mutating_command(command) is None
+
+
+def _tier_1_suggested_commands() -> list[str]:
+    """The commands the tier-1 prompt tells the agent to check services with."""
+    prompt = (Path(__file__).parents[2] / "prompts" / "tier1-observe.md").read_text()
+    checks = prompt.split("## How to check a service", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"`([^`]+)`", checks)
+
+
+@pytest.mark.parametrize("command", _tier_1_suggested_commands())
+def test_every_command_the_tier_1_prompt_suggests_is_allowed(command):
+    assert mutating_reason("Bash", {"command": command}, TIER_1) is None
+
+
+_SQL_PIECES = ["select", " ", "1", "'", '"', "`", "--", "-", "/*", "*/", "/*!", "#", "\n", ";", "\\", "\\G",
+               "$$", "(", ")", "with", "explain", "pragma", "x", "=", "."]
+
+
+@given(st.lists(st.sampled_from(_SQL_PIECES), max_size=30).map("".join))
+def test_no_sql_text_hides_a_write_that_follows_it(prefix):
+    """Whatever comes first (open quotes, comments, backslashes), a DROP on its own line is seen."""
+    assert not sql_reads(prefix + "\n;DROP TABLE x")
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c \"import subprocess; subprocess.run(['docker', 'restart', 'x'])\"",
+    "python3 -c 'import os; os.system(\"docker restart x\")'",
+    "python3.11 -c 'import os; os.popen(\"reboot\")'",
+    "python3 -Ic 'import shutil; shutil.rmtree(\"/srv/cache\")'",
+    "python3 -c 'open(\"/etc/hosts\", \"a\").write(\"x\")'",
+    "python3 -c 'from pathlib import Path; Path(\"/srv/flag\").touch()'",
+    "python3 -c 'from os import remove; remove(\"/srv/x\")'",
+    "python3 -c 'import requests; requests.post(\"http://hass.lan/api\")'",
+    "python3 -c 'import urllib.request as u; u.urlopen(u.Request(\"http://x\", method=\"DELETE\"))'",
+    "sudo -u ops python3 -c 'import sqlite3; sqlite3.connect(\"app.db\").execute(\"delete from t\")'",
+    "perl -e 'system(\"docker restart x\")'",
+    "perl -e 'print `docker restart x`'",
+    "perl -e 'unlink \"/tmp/x\"'",
+    "perl -e 'open(my $f, \"| sh\")'",
+    "perl -MFile::Copy -e 'copy(\"a\", \"b\")'",
+    "ruby -e 'system \"docker restart x\"'",
+    "ruby -e 'File.write(\"/etc/x\", \"y\")'",
+    "node -e \"require('child_process').execSync('docker restart x')\"",
+    "node -p \"require('fs').rmSync('/srv/cache', {recursive: true})\"",
+    "node --eval='fetch(\"http://x\", {method: \"POST\"})'",
+    "php -r 'file_put_contents(\"/etc/x\", \"y\");'",
+    "php -r 'echo shell_exec(\"docker restart x\");'",
+    "awk 'BEGIN{system(\"docker restart x\")}'",
+    "awk '{printf \"%s\\n\", $1 | \"tee /tmp/out\"}' access.log",
+    "awk '{print | \"sh\"}' commands.txt",
+    "gawk 'BEGIN{\"docker restart x\" | getline; print}'",
+    "ssh nas \"perl -e 'unlink q{/srv/flag}'\"",
+    "docker exec web php -r 'unlink(\"/var/www/x\");'",
+])
+def test_tier_1_refuses_inline_code_that_can_run_commands_or_change_files(command):
+    reason = mutating_reason("Bash", {"command": command}, TIER_1)
+    assert reason is not None and "its code can run commands or change files" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "./fix.sh", "./fix.sh --all", "sudo ./fix.sh", "~/bin/heal jellyfin", "/opt/x/check.sh", "/srv/scripts/heal",
+    "find /srv -name '*.flag' -exec ./fix.sh {} \\;",
+    "python3 /tmp/fix.py", "python3 -u fix.py", "env python3 fix.py", "/srv/app/.venv/bin/python manage.py migrate",
+    "python3 -m some.module", "python3 -m http.server", "python3", "python3 <<EOF\nprint(1)\nEOF",
+    "python3 -i -c 'print(1)'", "ssh nas python3 /srv/heal.py",
+    "perl fix.pl", "ruby x.rb", "node x.js", "node -r ./patch.js -e '1'", "php x.php", "php -S 0.0.0.0:8000",
+    "awk -f fix.awk data", "gawk -i lib '{print}' f",
+])
+def test_tier_1_refuses_scripts_it_cannot_see(command):
+    reason = mutating_reason("Bash", {"command": command}, TIER_1)
+    assert reason is not None and "it runs a script this check cannot see" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "perl -pi -e 's/a/b/' f", "ruby -pi -e 'gsub(/a/, \"b\")' f", "gawk -i inplace '{print}' f",
+    "gawk -o out.awk '{print}'", "gawk --profile '{print}' f", "python3 -m json.tool in.json out.json",
+])
+def test_tier_1_refuses_interpreter_options_that_write_files(command):
+    reason = mutating_reason("Bash", {"command": command}, TIER_1)
+    assert reason is not None and "would change the system" in reason
+
+
+@pytest.mark.parametrize("command", [
+    "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"status\"])'",
+    "docker inspect x | python3 -c \"import json,sys; d=json.load(sys.stdin); print(d[0]['State']['Status'])\"",
+    "python3 -c 'print(open(\"/etc/hosts\").read())'", "python3 -c 'print(open(\"/etc/hosts\", \"rb\").read())'",
+    "python3 -c 'import re; print(re.compile(\"a+\").findall(\"aaa\"))'",
+    "python3 -c 'import socket; print(socket.gethostbyname(\"nas.lan\"))'",
+    "python3 -c 'import os; print(os.path.exists(\"/srv/flag\"), os.getloadavg())'",
+    "python3 -c 'print(1)' --version", "python3 --version", "python3.12 -V",
+    "python3 -m json.tool", "python3 -m json.tool --indent 2 status.json", "python3 -m platform",
+    "/opt/venv/bin/python3 -c 'import sys; print(sys.version)'",
+    "awk '{print $1}' file", "awk -F: '$3>1000' /etc/passwd", "awk -e '{print $1}' f", "mawk -W version",
+    "awk '/error|warn/ {n++} END {print n}' /var/log/syslog",
+    "perl -ne 'print if /error/' log", "perl -ne 'print if /system error/' log", "perl -v",
+    "ruby -e 'puts RUBY_VERSION'", "ruby -rjson -e 'puts JSON.parse(STDIN.read)[\"a\"]'",
+    "node -e 'console.log(process.version)'", "node -pe 'process.versions.node'", "node --version",
+    "php -r 'echo PHP_VERSION;'", "php -v", "php -l index.php",
+    "jq .status status.json", "/usr/bin/docker ps", "/usr/bin/curl -fsS http://x/health", "/bin/cat /etc/hosts",
+    "/usr/local/bin/docker logs --tail 20 x", "/opt/bin/docker ps",
+])
+def test_tier_1_allows_read_only_interpreter_one_liners_and_programs_by_system_path(command):
+    assert mutating_command(command) is None
+
+
+@pytest.mark.parametrize(("program", "changes"), [
+    ('{print ($2 > 80 ? "hot" : "ok")}', False), ('{print $1 " -> " $2}', False), ("NR>1 {print $2}", False),
+    ('{getline line < "/etc/hosts"; print line}', False),
+    ("{print $1 > 5}", True), ('{printf "%s\\n", $1 >> "log"}', True), ('{print |& "cmd"}', True),
+    ('@load "filefuncs"', True),
+])
+def test_awk_print_redirects_only_outside_parentheses_and_strings(program, changes):
+    assert awk_changes(program) is changes
