@@ -145,16 +145,29 @@ def locate_config_file(explicit: str | None, environ: Mapping[str, str]) -> Path
 
 
 def read_config_file(path: Path | None) -> RawConfig:
-    """Parse the TOML file; a syntax error becomes one line naming the file."""
+    """Parse the TOML file; whatever is wrong with it becomes one line naming the file.
+
+    TOML is UTF-8 by definition: other bytes are reported with their offset instead of
+    Python's ``UnicodeDecodeError``, and nesting deep enough to exhaust the parser's recursion
+    is reported as such instead of a ``RecursionError``.
+    """
     if path is None:
         return RawConfig({}, None)
     try:
-        with path.open("rb") as handle:
-            return RawConfig(tomllib.load(handle), path)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        data = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+                          "save the file as UTF-8") from None
+    try:
+        return RawConfig(tomllib.loads(text), path)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: tables or arrays nested too deeply") from None
 
 
 def disabled_plugins(raw: RawConfig, environ: Mapping[str, str]) -> list[str]:

@@ -295,3 +295,20 @@ def test_a_pass_app_command_invoked_outside_the_group_says_so_instead_of_crashin
     result = CliRunner().invoke(standalone, [])
     assert result.exit_code == EXIT_USAGE
     assert "Error: standalone needs the claudeops app: run it as a claudeops command" in result.output
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b'state_dir = "\xff\xfe"\n', "config.toml: not UTF-8 text (byte 0xff at offset 13); save the file as UTF-8"),
+    (b"a = " + b"[" * 100_000 + b"]" * 100_000 + b"\n",
+     "config.toml: invalid TOML: tables or arrays nested too deeply"),
+])
+@pytest.mark.parametrize("command", [["plugins"], ["doctor"]])
+def test_a_config_file_that_is_not_utf8_or_nested_too_deeply_is_one_line_exit_2(tmp_path, content, message,
+                                                                                   command):
+    (tmp_path / "config.toml").write_bytes(content)
+    result = run_claudeops(*command, cwd=tmp_path)
+    if command == ["doctor"]:  # doctor reports it among its checks, and fails
+        assert result.stdout.splitlines()[0] == f"FAIL config: {message}" and result.returncode == 1
+    else:
+        assert (result.returncode, result.stderr) == (EXIT_USAGE, f"claudeops: error: {message}\n")
+    assert "Traceback" not in result.stdout + result.stderr
