@@ -63,11 +63,17 @@ class MarkerType:
 
 @dataclass(frozen=True)
 class Marker:
-    """One parsed marker: its type, the regex groups and the exact text it came from."""
+    """One parsed marker: its type, the regex groups and the exact text it came from.
+
+    ``cut_chars`` counts the characters of its line cut off at :data:`MAX_LINE_CHARS` after it
+    (0 for every marker of a line that was not cut), so a handler that shortens the text can
+    report its true length.
+    """
 
     type: str
     groups: tuple[str | None, ...]
     text: str
+    cut_chars: int = 0
 
 
 class MarkerConflict(Exception):
@@ -80,13 +86,14 @@ class Candidate:
 
     marker_type: MarkerType
     text: str
+    cut_chars: int = 0
 
     def parse(self) -> Marker | None:
         match = self.marker_type.pattern.match(self.text)
         if match is None:
             return None
         return Marker(self.marker_type.name, tuple(part.strip() if part else part for part in match.groups()),
-                      self.text.strip())
+                      self.text.strip(), self.cut_chars)
 
 
 class MarkerRegistry:
@@ -115,12 +122,17 @@ class MarkerRegistry:
         """Split assistant text into marker candidates, line by line, outside Markdown code."""
         if self._opening is None or not text or self._opening.search(text) is None:
             return  # one scan settles most texts: an opening never spans lines, so none here means none anywhere
-        lines = (self._cut(line) for line in _LINE_BREAK.split(text))
-        for line, prose in (_outside_code(lines) if "`" in text or "~~~" in text else ((line, line) for line in lines)):
+        whole = _LINE_BREAK.split(text)
+        cut = {index: len(line) - MAX_LINE_CHARS for index, line in enumerate(whole) if len(line) > MAX_LINE_CHARS}
+        lines = (self._cut(line) for line in whole)
+        outside = _outside_code(lines) if "`" in text or "~~~" in text else (
+            (number, line, line) for number, line in enumerate(lines))
+        for number, line, prose in outside:
             starts = [(found.start(), found.group(0)[1:]) for found in self._opening.finditer(prose)]
             for index, (start, name) in enumerate(starts):
-                end = starts[index + 1][0] if index + 1 < len(starts) else len(line)
-                yield Candidate(self._types[name], line[start:end])
+                last = index + 1 == len(starts)
+                end = len(line) if last else starts[index + 1][0]
+                yield Candidate(self._types[name], line[start:end], cut.get(number, 0) if last else 0)
 
     def _cut(self, line: str) -> str:
         if len(line) <= MAX_LINE_CHARS:
@@ -135,15 +147,16 @@ class MarkerRegistry:
         return [marker for candidate in self.candidates(text) if (marker := candidate.parse())]
 
 
-def _outside_code(lines: Iterator[str]) -> Iterator[tuple[str, str]]:
-    """Each line outside fenced code blocks, with a copy whose inline code spans are blanked.
+def _outside_code(lines: Iterator[str]) -> Iterator[tuple[int, str, str]]:
+    """Each line outside fenced code blocks (with its number), and a copy whose inline code spans
+    are blanked.
 
     The copy keeps every position, so openings are looked for in the copy and candidates are
     cut from the line itself. A fence closes at a fence of the same character at least as
     long (CommonMark); an unclosed fence runs to the end of the text.
     """
     fence = ""
-    for line in lines:
+    for number, line in enumerate(lines):
         opened = _FENCE.match(line)
         if fence:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence) \
@@ -153,7 +166,7 @@ def _outside_code(lines: Iterator[str]) -> Iterator[tuple[str, str]]:
         if opened and not (opened.group(1)[0] == "`" and "`" in line[opened.end():]):
             fence = opened.group(1)
             continue
-        yield line, blank_code_spans(line) if "`" in line else line
+        yield number, line, blank_code_spans(line) if "`" in line else line
 
 
 def blank_code_spans(line: str) -> str:

@@ -68,12 +68,16 @@ Never record secrets: no passwords, tokens, API keys, private keys, credentials 
 personal data, not even partially."""
 
 
-def prepare_observation(text: str, max_chars: int) -> str:
-    """One trimmed line, cut to ``max_chars`` (with a warning) so it cannot break the injected block."""
+def prepare_observation(text: str, max_chars: int, cut_chars: int = 0) -> str:
+    """One trimmed line, cut to ``max_chars`` (with a warning) so it cannot break the injected block.
+
+    ``cut_chars`` are the characters the marker parser already cut off the line
+    (:attr:`claudeops.Marker.cut_chars`): the warning gives the length the agent wrote.
+    """
     observation = repository.normalise_observation(text)
-    if len(observation) > max_chars:
+    if len(observation) + cut_chars > max_chars:
         log.warning("memory observation cut from %d to %d characters (memory.max_observation_chars): %.60s…",
-                    len(observation), max_chars, observation)
+                    len(observation) + cut_chars, max_chars, observation)
         observation = observation[:max_chars - 1].rstrip() + "…"
     return observation
 
@@ -94,7 +98,7 @@ def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Lit
     settings: MemorySettings = session.config.section(SECTION)
     category, service, text = marker.groups
     assert category is not None  # MEMORY_PATTERN's category group is not optional
-    observation = prepare_observation(text or "", settings.max_observation_chars)
+    observation = prepare_observation(text or "", settings.max_observation_chars, marker.cut_chars)
     if not observation:
         log.warning("ignored a memory marker without an observation: %s", marker.text)
         return False

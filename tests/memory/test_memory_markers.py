@@ -132,6 +132,17 @@ def test_long_observation_is_cut_with_a_warning(memory_app: LoadedApp, caplog: p
     assert any("cut from" in record.getMessage() for record in caplog.records)
 
 
+def test_the_cut_warning_gives_the_length_the_agent_wrote_past_the_line_cut(
+        memory_app: LoadedApp, caplog: pytest.LogCaptureFixture) -> None:
+    """A 1 MB marker's line is first cut at 20,000 characters by the parser; the warning still says 1 MB."""
+    text = "x" * 1_000_000
+    with caplog.at_level(logging.WARNING):
+        memory_app.emit(memory_app.session(), "[MEMORY:behavior:nas] " + text)
+    assert len(_only_memory().observation) == 500
+    [message] = [record.getMessage() for record in caplog.records if "cut from" in record.getMessage()]
+    assert message.startswith("memory observation cut from 1000000 to 500 characters")
+
+
 def test_observation_limit_is_configurable(load_memory_app: Callable[..., LoadedApp]) -> None:
     loaded = load_memory_app(CLAUDEOPS_MEMORY_MAX_OBSERVATION_CHARS="40")
     loaded.emit(loaded.session(), "[MEMORY:behavior:nas] " + "word " * 30)
