@@ -12,7 +12,7 @@ The hooks themselves are declared in :mod:`claudeops.hookspecs`.
 """
 
 from claudeops.app import App
-from claudeops.cli.context import AppState, fail, open_store_or_fail, pass_app, refuse_to_overwrite
+from claudeops.cli.context import AppState, UsageProblem, fail, open_store_or_fail, pass_app, refuse_to_overwrite
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
 from claudeops.config import Config, ConfigError, parse_flag, setting
 from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
@@ -79,6 +79,7 @@ __all__ = [
     "Session",
     "SessionRow",
     "StoreError",
+    "UsageProblem",
     "__version__",
     "add_column",
     "canonical_service",

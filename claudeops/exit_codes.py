@@ -14,10 +14,13 @@ EXIT_LOCKED = 75  # EX_TEMPFAIL: "try again later", which is exactly the situati
 EXIT_INTERRUPTED = 130
 
 EXIT_MEANINGS = {
-    EXIT_OK: "every session completed or escalated",
-    EXIT_FAILED: "a session failed, or the database could not be opened or written",
-    EXIT_USAGE: "usage or configuration error",
+    EXIT_OK: "success (run: every session completed or escalated)",
+    EXIT_FAILED: "failed: a session failed, a check failed (doctor), or something claudeops needs could not "
+                 "be used (the database, the dashboard's port)",
+    EXIT_USAGE: "usage or configuration error: a bad flag or value, an id or name that matches nothing, a file "
+                "that would be overwritten, an unreadable config or --replay file, no Claude credentials for a "
+                "real run",
     EXIT_LOCKED: "another run holds the lock (EX_TEMPFAIL: try later)",
     EXIT_INTERRUPTED: "interrupted (SIGTERM/SIGINT; the session is recorded as interrupted)",
 }
-"""What each status of ``claudeops run`` means, as its help and docs/runner.md say it."""
+"""What each status means, for every command, as ``run --help``, docs/runner.md and the README say it."""

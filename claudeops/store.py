@@ -295,10 +295,18 @@ def apply_migrations(plan: Iterable[tuple[str, Sequence[Migration]]]) -> list[Mi
 
 
 def backup_sqlite(target: Path) -> None:
-    """Copy the live SQLite database with SQLite's online backup API (safe while in use)."""
+    """Copy the live SQLite database with SQLite's online backup API (safe while in use).
+
+    The target's folder must exist (a typo in a path should not create directories), and the
+    target must not be the live database itself, which the copy would overwrite while reading.
+    """
     if not is_sqlite():
         raise StoreError("backup works with SQLite databases only; use pg_dump for PostgreSQL")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.parent.is_dir():
+        raise StoreError(f"cannot back up to {target}: folder {target.parent} does not exist")
+    live = Path(db.obj.database)
+    if target.exists() and live.exists() and target.samefile(live):
+        raise StoreError(f"cannot back up to {target}: it is the live database")
     destination = sqlite3.connect(str(target))
     try:
         db.connection().backup(destination)

@@ -24,6 +24,18 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class UsageProblem(click.ClickException):
+    """A one-line ``Error: …`` for a request the command refuses as given, with the usage exit status.
+
+    click's own ``UsageError`` (exit 2 too) prints the usage and a help hint before the error,
+    right for a flag it cannot parse; a value that parses but cannot be used (an unknown
+    category, a port out of range, a file that would be overwritten) is one line, like any other
+    failure, and exits :data:`~claudeops.exit_codes.EXIT_USAGE` as docs/runner.md's table says.
+    """
+
+    exit_code = EXIT_USAGE
+
+
 class AppState:
     """What every command reaches through ``click.get_current_context().obj``."""
 
@@ -88,7 +100,7 @@ def refuse_to_overwrite(target: Path, force: bool) -> None:
     every command that writes a file the operator names asks before replacing it.
     """
     if target.exists() and not force:
-        raise click.ClickException(f"{target} exists; pass --force to overwrite it")
+        raise UsageProblem(f"{target} exists; pass --force to overwrite it")
 
 
 def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:

@@ -21,6 +21,7 @@ from claudeops.app import App
 from claudeops.cli.context import (
     CONTEXT_SETTINGS,
     AppState,
+    UsageProblem,
     apply_log_options,
     fail,
     log_options,
@@ -149,7 +150,7 @@ def db_backup(app: App, target: Path, force: bool) -> None:
     try:
         backup_sqlite(target)
     except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise UsageProblem(str(exc)) from None
     click.echo(f"backed up to {target}")
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from claudeops.app import App
-from claudeops.cli.context import open_store_or_fail, pass_app
+from claudeops.cli.context import UsageProblem, open_store_or_fail, pass_app
 from claudeops.session_rows import STATUSES, get_session_dict, session_dicts
 
 SHOWN_FIELDS = ("id", "tier", "model", "trigger", "status", "error", "started_at", "ended_at", "elapsed_ms",
@@ -54,7 +54,7 @@ def sessions_show(app: App, session_id: int, as_json: bool) -> None:
     open_store_or_fail(app)
     row = get_session_dict(session_id)
     if row is None:
-        raise click.ClickException(f"there is no session #{session_id}")
+        raise UsageProblem(f"there is no session #{session_id}")
     shown = _shown(row)
     if as_json:
         click.echo(json.dumps(shown, indent=2))

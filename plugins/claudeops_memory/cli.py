@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from claudeops import App, counted, now_timestamp, open_store_or_fail, pass_app
+from claudeops import App, UsageProblem, counted, now_timestamp, open_store_or_fail, pass_app
 from claudeops_memory import repository
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.models import CATEGORIES
@@ -34,7 +34,7 @@ def _check_category(ctx: click.Context, param: click.Parameter, value: str | Non
     try:
         return repository.validate_category(value)
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise UsageProblem(str(exc)) from None
 
 
 def _check_confidence(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
@@ -44,9 +44,9 @@ def _check_confidence(ctx: click.Context, param: click.Parameter, value: str | N
     try:
         number = float(value)
     except ValueError:
-        raise click.ClickException(f"confidence must be a number between 0 and 1, not {value!r}") from None
+        raise UsageProblem(f"confidence must be a number between 0 and 1, not {value!r}") from None
     if not 0.0 <= number <= 1.0:
-        raise click.ClickException(f"confidence must be between 0 and 1, not {value}")
+        raise UsageProblem(f"confidence must be between 0 and 1, not {value}")
     return number
 
 
@@ -56,7 +56,7 @@ def _check_service(ctx: click.Context, param: click.Parameter, value: str | None
     try:
         repository.normalise_service(value)
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise UsageProblem(str(exc)) from None
     return value
 
 
@@ -65,9 +65,9 @@ def _one_line(function: Any, *args: Any, **kwargs: Any) -> Any:
     try:
         return function(*args, **kwargs)
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise UsageProblem(str(exc)) from None
     except KeyError as exc:
-        raise click.ClickException(str(exc.args[0])) from None
+        raise UsageProblem(str(exc.args[0])) from None
 
 
 def _table(memories: list[MemoryRecord]) -> list[str]:
@@ -110,7 +110,7 @@ def list_command(app: App, service: str | None, category: str | None, only_inact
     Only active memories unless --inactive or --all (one of them); --json prints the table's columns.
     """
     if only_inactive and include_inactive:
-        raise click.UsageError("--inactive and --all exclude each other: choose one")
+        raise UsageProblem("--inactive and --all exclude each other: choose one")
     open_store_or_fail(app)
     memories = repository.list_memories(service=service, category=category, include_inactive=include_inactive,
                                         only_inactive=only_inactive)
@@ -149,20 +149,23 @@ def add_command(app: App, category: str, service: str | None, confidence: float 
 @click.argument("memory_id", metavar="ID", type=int)
 @click.option("--observation", metavar="T", help="New observation text.")
 @click.option("--confidence", metavar="X", callback=_check_confidence, help="New confidence between 0 and 1.")
-@click.option("--active/--inactive", default=None,
-              help="Activate or deactivate; by default a new confidence decides (>= memory.min_confidence "
-                   "reactivates).")
+@click.option("--active", "activate", is_flag=True,
+              help="Activate; by default a new confidence decides (>= memory.min_confidence reactivates).")
+@click.option("--inactive", "deactivate", is_flag=True, help="Deactivate (not with --active).")
 @pass_app
 def edit_command(app: App, memory_id: int, observation: str | None, confidence: float | None,
-                 active: bool | None) -> None:
+                 activate: bool, deactivate: bool) -> None:
     """Change a memory's text, confidence or state.
 
     Refreshes its last update (which restarts staleness decay). A confidence at or above
     memory.min_confidence reactivates the memory, one below deactivates it, unless --active
     or --inactive says otherwise.
     """
+    if activate and deactivate:
+        raise UsageProblem("--active and --inactive exclude each other: choose one")
+    active = True if activate else False if deactivate else None
     if observation is None and confidence is None and active is None:
-        raise click.ClickException("nothing to change: give --observation, --confidence, --active or --inactive")
+        raise UsageProblem("nothing to change: give --observation, --confidence, --active or --inactive")
     settings = _settings(app)
     open_store_or_fail(app)
     memory = _one_line(repository.update_memory, memory_id, observation=observation, confidence=confidence,
@@ -182,7 +185,7 @@ def rm_command(app: App, memory_ids: tuple[int, ...], yes: bool) -> None:
     wanted = sorted(set(memory_ids))
     unknown = sorted(set(wanted) - repository.existing_ids(wanted))
     if unknown:
-        raise click.ClickException(f"no memory with id {', '.join(map(str, unknown))}; nothing deleted")
+        raise UsageProblem(f"no memory with id {', '.join(map(str, unknown))}; nothing deleted")
     listed = ", ".join(f"#{memory_id}" for memory_id in wanted)
     if not yes:
         click.confirm(f"Delete {counted(len(wanted), 'memory', 'memories')} ({listed})?", abort=True)

@@ -69,6 +69,14 @@ def test_config_init_writes_a_file_that_loads_back_to_the_defaults(tmp_path):
     assert "# Highest tier an escalation may reach" in target.read_text()
 
 
+def test_config_init_onto_an_existing_file_is_a_usage_error_that_keeps_the_file(tmp_path):
+    target = tmp_path / "config.toml"
+    target.write_text("# my own settings\n")
+    result = invoke("config", "init", str(target))
+    assert (result.exit_code, result.output) == (EXIT_USAGE, f"Error: {target} exists; pass --force to overwrite it\n")
+    assert target.read_text() == "# my own settings\n"
+
+
 def test_db_migrate_then_status(tmp_path):
     env = {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}
     app = App.load(None, env, entry_points=False, builtins=CORE_ONLY)
@@ -83,12 +91,27 @@ def test_db_backup_writes_a_copy(tmp_path):
     assert result.exit_code == 0 and (tmp_path / "copy.db").stat().st_size > 0
 
 
+@pytest.mark.parametrize(("where", "message"), [
+    ("missing/folder/copy.db", "folder {tmp}/missing/folder does not exist"),
+    ("s/claudeops.db", "it is the live database"),
+])
+def test_db_backup_refuses_a_missing_folder_and_the_live_database_itself(tmp_path, where, message):
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False, builtins=CORE_ONLY)
+    app.open_store()
+    before = (tmp_path / "s" / "claudeops.db").read_bytes()
+    result = invoke("db", "backup", "--force", str(tmp_path / where), app=app)
+    assert result.exit_code == 2
+    assert result.output == f"Error: cannot back up to {tmp_path / where}: {message.format(tmp=tmp_path)}\n"
+    assert not (tmp_path / "missing").exists()
+    assert (tmp_path / "s" / "claudeops.db").read_bytes() == before
+
+
 def test_db_backup_refuses_to_overwrite_a_file_unless_forced(tmp_path):
     app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False, builtins=CORE_ONLY)
     target = tmp_path / "copy.db"
     target.write_text("last week's backup")
     refused = invoke("db", "backup", str(target), app=app)
-    assert (refused.exit_code, refused.output) == (1, f"Error: {target} exists; pass --force to overwrite it\n")
+    assert (refused.exit_code, refused.output) == (2, f"Error: {target} exists; pass --force to overwrite it\n")
     assert target.read_text() == "last week's backup"
     target.unlink()
     assert invoke("db", "backup", str(target), app=app).exit_code == 0

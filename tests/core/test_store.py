@@ -86,6 +86,7 @@ def test_online_backup_copies_the_live_database(database, tmp_path):
 
     apply_migrations([("core", [Migration("0001_a", create("a"))])])
     database.execute_sql("INSERT INTO a (id) VALUES (42)")
+    (tmp_path / "backup").mkdir()
     backup_sqlite(tmp_path / "backup" / "copy.db")
     copy = sqlite3.connect(tmp_path / "backup" / "copy.db")
     assert copy.execute("SELECT id FROM a").fetchall() == [(42,)]

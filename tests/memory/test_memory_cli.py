@@ -110,6 +110,7 @@ def test_add_uses_the_default_confidence_and_joins_words(memory_app: LoadedApp) 
     (["edit", "99999999999999999999", "--confidence", "0.5"], "no memory with id 99999999999999999999"),
     (["rm", "--yes", "99999999999999999999"], "no memory with id 99999999999999999999; nothing deleted"),
     (["list", "--category", "misc"], "unknown memory category 'misc'"),
+    (["edit", "1", "--active", "--inactive"], "--active and --inactive exclude each other"),
 ])
 def test_bad_input_is_a_one_line_error_and_changes_nothing(memory_app: LoadedApp, args: list[str],
                                                           message: str) -> None:
@@ -118,7 +119,7 @@ def test_bad_input_is_a_one_line_error_and_changes_nothing(memory_app: LoadedApp
 
     result = run(memory_app, *args)
 
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # usage or configuration error, as the README's table says
     assert message in result.output
     assert len([line for line in result.output.splitlines() if line.strip()]) == 1
     assert _table_dump() == before
@@ -153,7 +154,7 @@ def test_edit_can_switch_a_memory_off_and_on(memory_app: LoadedApp) -> None:
 def test_activating_a_memory_below_the_threshold_is_refused(memory_app: LoadedApp) -> None:
     memory = memory_app.remember("Old fact", confidence=0.2)
     result = run(memory_app, "edit", str(memory.id), "--active")
-    assert result.exit_code == 1 and "below the 0.3 threshold" in result.output
+    assert result.exit_code == 2 and "below the 0.3 threshold" in result.output
 
 
 def test_rm_asks_before_deleting(memory_app: LoadedApp) -> None:

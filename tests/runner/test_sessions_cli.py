@@ -55,4 +55,4 @@ def test_show_prints_one_session_with_its_transcript_and_final_text(runner_app):
 
 def test_show_of_an_unknown_session_is_a_one_line_error(runner_app):
     result = CliRunner().invoke(build_cli(runner_app), ["sessions", "show", "99"])
-    assert (result.exit_code, result.output) == (1, "Error: there is no session #99\n")
+    assert (result.exit_code, result.output) == (2, "Error: there is no session #99\n")

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+
 import click
 
-from claudeops import App, close_store, open_store_or_fail, pass_app
+from claudeops import App, UsageProblem, close_store, fail, open_store_or_fail, pass_app
 from claudeops_web.settings import WebSettings, binding_problem
 
 
 @click.command("web")
 @click.option("--host", metavar="ADDRESS", help="Address to bind (default: web.host, 127.0.0.1). "
               "Anything but loopback requires web.token / CLAUDEOPS_WEB_TOKEN.")
-@click.option("--port", type=int, metavar="PORT", help="TCP port (default: web.port, 8080).")
+@click.option("--port", type=click.IntRange(1, 65535), metavar="PORT", help="TCP port (default: web.port, 8080).")
 @pass_app
 def web_command(app: App, host: str | None, port: int | None) -> None:
     """Serve the dashboard: sessions, events, memories and cooldowns, live."""
@@ -20,7 +23,9 @@ def web_command(app: App, host: str | None, port: int | None) -> None:
     settings: WebSettings = app.config.section("web")
     problem = binding_problem(settings)
     if problem:
-        raise click.ClickException(problem)
+        raise UsageProblem(problem)
+    if (busy := _port_in_use(settings.host, settings.port)) is not None:
+        fail(busy)
     open_store_or_fail(app)
     close_store()  # handlers open their own connection in their worker thread
 
@@ -36,6 +41,24 @@ def web_command(app: App, host: str | None, port: int | None) -> None:
                err=True)
     uvicorn.run(create_app(app), host=settings.host, port=settings.port, access_log=False,
                 log_level=app.config.core.log_level, lifespan="on")
+
+
+def _port_in_use(host: str, port: int) -> str | None:
+    """Why the dashboard cannot listen on ``host:port`` (the port is taken), or ``None``.
+
+    Asked before anything is printed, so a port in use is one line and exit 1 rather than the
+    "dashboard on …" banner followed by uvicorn's own error and its exit status 3.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no obstacle
+        try:
+            probe.bind((host.strip("[]"), port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"port {port} on {host} is already in use; stop what listens there or pass --port"
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
 
 
 def _url_host(host: str) -> str:
