@@ -15,6 +15,7 @@ from claudeops.app import App
 from claudeops.cli.context import AppState, UsageProblem, fail, open_store_or_fail, pass_app, refuse_to_overwrite
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
 from claudeops.config import Config, ConfigError, parse_flag, setting
+from claudeops.encoding import bytes_problem, text_problem
 from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
 from claudeops.hookspecs import hookimpl
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
@@ -82,6 +83,7 @@ __all__ = [
     "UsageProblem",
     "__version__",
     "add_column",
+    "bytes_problem",
     "canonical_service",
     "close_store",
     "count_sessions",
@@ -108,6 +110,7 @@ __all__ = [
     "session_dicts",
     "setting",
     "simple_commands",
+    "text_problem",
     "to_timestamp",
     "unquoted",
     "utc_now",

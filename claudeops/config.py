@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from claudeops.encoding import bytes_problem
 from claudeops.spelling import did_you_mean
 
 log = logging.getLogger(__name__)
@@ -157,13 +158,10 @@ def read_config_file(path: Path | None) -> RawConfig:
         data = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    if (problem := bytes_problem(data)) is not None:
+        raise ConfigError(f"{path}: {problem}; save the file as UTF-8")
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-                          "save the file as UTF-8") from None
-    try:
-        return RawConfig(tomllib.loads(text), path)
+        return RawConfig(tomllib.loads(data.decode("utf-8")), path)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     except RecursionError:

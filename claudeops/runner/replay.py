@@ -34,6 +34,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 import anyio
 from claude_agent_sdk import ProcessError, Transport
 
+from claudeops.encoding import bytes_problem
 from claudeops.runner.sdk import MessageParseError, parse_message
 from claudeops.runner.transcript import LineSink, encode_frame
 
@@ -77,11 +78,12 @@ def read_recording(path: Path) -> Recording:
     Lines end at ``\\n`` only: U+2028 or U+0085 inside a JSON string is text, not a line break.
     """
     try:
-        lines = path.read_text(encoding="utf-8").split("\n")
+        data = path.read_bytes()
     except OSError as exc:
         raise ReplayError(f"{path}: cannot read recording: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ReplayError(f"{path}: cannot read recording: {exc}") from None
+    if (problem := bytes_problem(data)) is not None:
+        raise ReplayError(f"{path}: cannot read recording: {problem}")
+    lines = data.decode("utf-8").split("\n")
     frames, texts = [], []
     for number, line in enumerate(lines, start=1):
         line = line.strip()
@@ -90,7 +92,7 @@ def read_recording(path: Path) -> Recording:
         try:
             frame = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ReplayError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
+            raise ReplayError(f"{path}:{number}: not a JSON line ({exc.msg} column {exc.colno})") from None
         if not isinstance(frame, dict) or "type" not in frame:
             raise ReplayError(f"{path}:{number}: not a stream-json frame (no \"type\")")
         if frame["type"] not in _CONTROL_FRAMES:

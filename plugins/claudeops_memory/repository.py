@@ -21,7 +21,7 @@ from typing import Any, cast
 
 import peewee
 
-from claudeops import db, is_row_id, now_timestamp, service_name
+from claudeops import db, is_row_id, now_timestamp, service_name, text_problem
 from claudeops_memory import upsert_store
 from claudeops_memory.confidence import active_sql, clamp_confidence, confidence_sql, is_active_confidence
 from claudeops_memory.context import plan_memory_context
@@ -76,6 +76,8 @@ def normalise_service(service: str | None) -> str | None:
 
 
 def validate_observation(text: str, max_chars: int = MAX_OBSERVATION_CHARS) -> str:
+    if (problem := text_problem(text)) is not None:
+        raise ValueError(f"the observation is {problem}")
     observation = normalise_observation(text)
     if not observation:
         raise ValueError("the observation must not be empty")
