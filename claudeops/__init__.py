@@ -12,7 +12,16 @@ The hooks themselves are declared in :mod:`claudeops.hookspecs`.
 """
 
 from claudeops.app import App
-from claudeops.cli.context import AppState, UsageProblem, fail, open_store_or_fail, pass_app, refuse_to_overwrite
+from claudeops.cli.context import (
+    AppState,
+    UsageProblem,
+    aligned_rows,
+    echo_listing,
+    fail,
+    open_store_or_fail,
+    pass_app,
+    refuse_to_overwrite,
+)
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
 from claudeops.config import Config, ConfigError, parse_flag, setting
 from claudeops.encoding import bytes_problem, text_problem
@@ -83,6 +92,7 @@ __all__ = [
     "UsageProblem",
     "__version__",
     "add_column",
+    "aligned_rows",
     "bytes_problem",
     "canonical_service",
     "close_store",
@@ -90,6 +100,7 @@ __all__ = [
     "counted",
     "create_frozen_tables",
     "db",
+    "echo_listing",
     "fail",
     "from_timestamp",
     "get_session_dict",

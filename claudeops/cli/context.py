@@ -6,8 +6,9 @@ a command reads, logs and fails the same way whoever wrote it.
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -110,3 +111,26 @@ def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
     """
     report_problem(message, "claudeops: error: ")
     sys.exit(code)
+
+
+Item = TypeVar("Item")
+
+
+def echo_listing(items: Sequence[Item], *, as_json: bool, to_json: Callable[[Item], Any], header: Sequence[str],
+                 to_row: Callable[[Item], Sequence[str]], nothing: str) -> None:
+    """What every list command prints: a JSON array (``--json``), or a table with a header row,
+    or one line saying nothing matched (``No sessions match.``), so all of them read alike."""
+    if as_json:
+        click.echo(json.dumps([to_json(item) for item in items], indent=2))
+    elif not items:
+        click.echo(nothing)
+    else:
+        click.echo("\n".join(aligned_rows([header, *(to_row(item) for item in items)])))
+
+
+def aligned_rows(rows: Iterable[Sequence[str]]) -> list[str]:
+    """Rows as text lines, every column but the last padded to its widest cell (the last is free text)."""
+    rows = list(rows)
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]) - 1)]
+    return ["  ".join([*(cell.ljust(width) for cell, width in zip(row, widths, strict=False)), row[-1]]).rstrip()
+            for row in rows]

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from claudeops.app import App
-from claudeops.cli.context import UsageProblem, open_store_or_fail, pass_app
+from claudeops.cli.context import UsageProblem, echo_listing, open_store_or_fail, pass_app
 from claudeops.session_rows import STATUSES, get_session_dict, session_dicts
 
 SHOWN_FIELDS = ("id", "tier", "model", "trigger", "status", "error", "started_at", "ended_at", "elapsed_ms",
@@ -34,15 +34,8 @@ def sessions_group() -> None:
 def sessions_list(app: App, status: str | None, limit: int, as_json: bool) -> None:
     """List sessions, newest first: id, tier, status, start, duration, cost, and why it failed."""
     open_store_or_fail(app)
-    rows = session_dicts(status=status, limit=limit)
-    if as_json:
-        click.echo(json.dumps([_shown(row) for row in rows], indent=2))
-        return
-    if not rows:
-        click.echo("No sessions match.")
-        return
-    for row in rows:
-        click.echo(format_session(row))
+    echo_listing(session_dicts(status=status, limit=limit), as_json=as_json, to_json=_shown, header=LIST_HEADER,
+                 to_row=session_row, nothing="No sessions match.")
 
 
 @sessions_group.command("show")
@@ -64,13 +57,14 @@ def sessions_show(app: App, session_id: int, as_json: bool) -> None:
     click.echo(f"\n{shown['result'] or '(no final text)'}")
 
 
-def format_session(row: dict[str, Any]) -> str:
-    """One line: id, tier, status, start, duration, cost, then the failure reason if any."""
+LIST_HEADER = ("ID", "TIER", "STATUS", "STARTED", "DURATION", "COST", "REASON")
+
+
+def session_row(row: dict[str, Any]) -> tuple[str, ...]:
+    """One row: id, tier, status, start, duration, cost, then the failure reason if any."""
     elapsed = "-" if row["elapsed_ms"] is None else f"{row['elapsed_ms'] / 1000:.1f} s"
     cost = "-" if row["cost_usd"] is None else f"${row['cost_usd']:.2f}"
-    line = (f"#{row['id']:<5} tier {row['tier']}  {row['status']:<11}  {row['started_at']}  {elapsed:>8}  "
-            f"{cost:>6}")
-    return f"{line}  {row['error']}" if row["error"] else line
+    return (f"#{row['id']}", f"tier {row['tier']}", row["status"], row["started_at"], elapsed, cost, row["error"] or "")
 
 
 def _shown(row: dict[str, Any]) -> dict[str, Any]:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from claudeops import App, open_store_or_fail, pass_app, service_name
+from claudeops import App, echo_listing, open_store_or_fail, pass_app, service_name
 from claudeops_events.levels import parse_level
 from claudeops_events.repository import EventRecord, list_events
 from claudeops_events.since import parse_since
@@ -30,15 +28,8 @@ def events_list(app: App, level: str | None, service: str | None, since: str | N
     """List events, newest first."""
     _check(level, service, since)
     open_store_or_fail(app)
-    events = list_events(level=level, service=service, since=since, limit=limit)
-    if as_json:
-        click.echo(json.dumps([event.as_dict() for event in events], indent=2))
-        return
-    if not events:
-        click.echo("No events match.")
-        return
-    for event in events:
-        click.echo(format_event(event))
+    echo_listing(list_events(level=level, service=service, since=since, limit=limit), as_json=as_json,
+                 to_json=EventRecord.as_dict, header=LIST_HEADER, to_row=event_row, nothing="No events match.")
 
 
 def _check(level: str | None, service: str | None, since: str | None) -> None:
@@ -53,11 +44,13 @@ def _check(level: str | None, service: str | None, since: str | None) -> None:
             raise click.BadParameter(str(exc), param_hint=option) from None
 
 
-def format_event(event: EventRecord) -> str:
-    """One line: time, level, service, session, message."""
-    service = event.service or "-"
+LIST_HEADER = ("TIME", "LEVEL", "SERVICE", "SESSION", "MESSAGE")
+
+
+def event_row(event: EventRecord) -> tuple[str, ...]:
+    """One row: time, level, service, session, message."""
     session = f"#{event.session_id}" if event.session_id is not None else "operator"
-    return f"{event.created_at}  {event.level:<8}  {service:<16}  {session:<8}  {event.message}"
+    return (event.created_at, event.level, event.service or "-", session, event.message)
 
 
 def _event_service(text: str) -> str:

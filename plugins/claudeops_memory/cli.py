@@ -7,12 +7,11 @@ unknown id) is a one-line error with a non-zero exit, checked before anything is
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
-from claudeops import App, UsageProblem, counted, now_timestamp, open_store_or_fail, pass_app
+from claudeops import App, UsageProblem, counted, echo_listing, now_timestamp, open_store_or_fail, pass_app
 from claudeops_memory import repository
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.models import CATEGORIES
@@ -70,15 +69,13 @@ def _one_line(function: Any, *args: Any, **kwargs: Any) -> Any:
         raise UsageProblem(str(exc.args[0])) from None
 
 
-def _table(memories: list[MemoryRecord]) -> list[str]:
-    """Aligned text rows: id, confidence, state, service, category, last update, observation."""
-    rows = [("ID", "CONF", "STATE", "SERVICE", "CATEGORY", "UPDATED", "OBSERVATION")]
-    rows += [(f"{memory.id}", f"{memory.confidence:.2f}", "active" if memory.active else "inactive",
-              memory.service_label, memory.category, memory.updated_at, memory.observation)
-             for memory in memories]
-    widths = [max(len(row[column]) for row in rows) for column in range(6)]
-    return ["  ".join(cell.ljust(width) for cell, width in zip(row[:6], widths, strict=True)) + "  " + row[6]
-            for row in rows]
+LIST_HEADER = ("ID", "CONF", "STATE", "SERVICE", "CATEGORY", "UPDATED", "OBSERVATION")
+
+
+def memory_row(memory: MemoryRecord) -> tuple[str, ...]:
+    """One row: id, confidence, state, service, category, last update, observation."""
+    return (f"{memory.id}", f"{memory.confidence:.2f}", "active" if memory.active else "inactive",
+            memory.service_label, memory.category, memory.updated_at, memory.observation)
 
 
 @click.group("memories")
@@ -114,12 +111,8 @@ def list_command(app: App, service: str | None, category: str | None, only_inact
     open_store_or_fail(app)
     memories = repository.list_memories(service=service, category=category, include_inactive=include_inactive,
                                         only_inactive=only_inactive)
-    if as_json:
-        click.echo(json.dumps([memory.as_row() for memory in memories], indent=2))
-    elif memories:
-        click.echo("\n".join(_table(memories)))
-    else:
-        click.echo("no memories match", err=True)
+    echo_listing(memories, as_json=as_json, to_json=MemoryRecord.as_row, header=LIST_HEADER, to_row=memory_row,
+                 nothing="No memories match.")
 
 
 @memories_group.command("add")

@@ -11,7 +11,7 @@ from claudeops_memory import repository
 from claudeops_memory.models import MEMORY_COLUMNS, MemoryRecord
 from click.testing import Result
 
-from claudeops import App, ConfigError, parse_flag, service_name
+from claudeops import App, ConfigError, NotableEvent, parse_flag, service_name
 
 BUILTINS = ("claudeops.environment", "claudeops.escalation", "claudeops_events", "claudeops_cooldowns",
             "claudeops_memory")
@@ -95,3 +95,24 @@ def test_an_operator_memory_and_a_marker_memory_are_written_by_one_insert(app: A
     assert stored == made
     assert (made.service, made.observation, made.confidence, made.active) == ("jellyfin", "Takes 60s to start",
                                                                              0.25, False)
+
+
+# --------------------------------------------------------------------------- list commands
+
+
+@pytest.mark.parametrize(("args", "nothing"), [(("sessions", "list"), "No sessions match.\n"),
+                                                (("events", "list"), "No events match.\n"),
+                                                (("memories", "list"), "No memories match.\n")])
+def test_every_list_command_says_the_same_thing_when_nothing_matches(app: App, invoke_cli: Callable[..., Result],
+                                                                    args: tuple[str, ...], nothing: str) -> None:
+    result = invoke_cli(*args)
+    assert (result.exit_code, result.output) == (0, nothing)
+    assert invoke_cli(*args, "--json").output == "[]\n"
+
+
+def test_every_list_command_starts_its_table_with_a_header_row(app: App, invoke_cli: Callable[..., Result]) -> None:
+    invoke_cli("memories", "add", "--category", "timing", "--service", "jellyfin", "Takes 60s to start")
+    app.hook.record_event(event=NotableEvent("warning", "jellyfin slow", "2026-01-01T00:00:00Z", "jellyfin"))
+    for args, first in ((("memories", "list"), "ID"), (("events", "list"), "TIME")):
+        header = invoke_cli(*args).output.splitlines()[0]
+        assert header.split()[0] == first and header == header.upper()

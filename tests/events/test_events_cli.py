@@ -24,7 +24,8 @@ def app(claudeops_app, make_session):
 def test_list_shows_every_event_newest_first_one_per_line(app, invoke_cli):
     result = invoke_cli("events", "list")
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    header, *lines = result.output.splitlines()
+    assert header.split() == ["TIME", "LEVEL", "SERVICE", "SESSION", "MESSAGE"]  # a header row, as memories list has
     assert len(lines) == 3
     assert "warning" in lines[0] and "jellyfin" in lines[0] and "jellyfin slow" in lines[0] and "#1" in lines[0]
     assert lines[2].startswith("2020-01-01T00:00:00Z  info") and "operator" in lines[2]
@@ -33,7 +34,7 @@ def test_list_shows_every_event_newest_first_one_per_line(app, invoke_cli):
 def test_list_filters_by_level_service_and_since(app, invoke_cli):
     assert "nextcloud down" in invoke_cli("events", "list", "--level", "critical").output
     assert "jellyfin" not in invoke_cli("events", "list", "--level", "error").output
-    assert invoke_cli("events", "list", "--service", "jellyfin").output.count("\n") == 1
+    assert invoke_cli("events", "list", "--service", "jellyfin").output.count("\n") == 2  # header and one event
     recent = invoke_cli("events", "list", "--since", "24h").output
     assert "sonarr" not in recent and "nextcloud" in recent
 

@@ -23,7 +23,8 @@ def two_sessions(app):
 
 def test_the_list_shows_each_session_newest_first_with_why_it_failed(runner_app):
     ok, failed = two_sessions(runner_app)
-    lines = sessions(runner_app, "list").output.splitlines()
+    header, *lines = sessions(runner_app, "list").output.splitlines()
+    assert header.split() == ["ID", "TIER", "STATUS", "STARTED", "DURATION", "COST", "REASON"]
     assert [line.split()[0] for line in lines] == [f"#{failed.session_id}", f"#{ok.session_id}"]
     assert "failed" in lines[0] and lines[0].endswith("API error status 500")
     assert "completed" in lines[1] and "tier 1" in lines[1]
@@ -31,8 +32,8 @@ def test_the_list_shows_each_session_newest_first_with_why_it_failed(runner_app)
 
 def test_the_list_filters_by_status_and_says_when_nothing_matches(runner_app):
     ok, _ = two_sessions(runner_app)
-    assert [line.split()[0] for line in sessions(runner_app, "list", "--status", "completed").output.splitlines()] == [
-        f"#{ok.session_id}"]
+    completed = sessions(runner_app, "list", "--status", "completed").output.splitlines()[1:]  # after the header
+    assert [line.split()[0] for line in completed] == [f"#{ok.session_id}"]
     assert sessions(runner_app, "list", "--status", "interrupted").output == "No sessions match.\n"
     assert sessions(runner_app, "list", "--status", "done").exit_code == 2
 

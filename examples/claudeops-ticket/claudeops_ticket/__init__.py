@@ -22,6 +22,7 @@ from claudeops import (
     Session,
     create_frozen_tables,
     db,
+    echo_listing,
     hookimpl,
     open_store_or_fail,
     pass_app,
@@ -51,6 +52,13 @@ class Ticket(BaseModel):
 
     class Meta:
         table_name = "tickets"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"id": self.id, "service": self.service, "text": self.text, "session_id": self.session_id,
+                "created_at": self.created_at}
+
+    def as_row(self) -> tuple[str, ...]:
+        return (f"#{self.id}", self.created_at, self.service, self.text)
 
 
 def _create_tickets(database: peewee.Database) -> None:
@@ -89,9 +97,10 @@ def store_ticket(session: Session, marker: Marker) -> None:
 @hookimpl
 def register_commands(cli: click.Group) -> None:
     @cli.command("tickets")
+    @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
     @pass_app
-    def tickets(app: App) -> None:
+    def tickets(app: App, as_json: bool) -> None:
         """List the tickets the agent filed, newest first."""
         open_store_or_fail(app)
-        for ticket in Ticket.select().order_by(Ticket.id.desc()):
-            click.echo(f"#{ticket.id} {ticket.created_at} [{ticket.service}] {ticket.text}")
+        echo_listing(list(Ticket.select().order_by(Ticket.id.desc())), as_json=as_json, to_json=Ticket.as_dict,
+                     header=("ID", "FILED", "SERVICE", "TICKET"), to_row=Ticket.as_row, nothing="No tickets.")
