@@ -79,7 +79,7 @@ class StreamDispatcher:
                 await self.handle_text(text)
         elif isinstance(message, SystemMessage) and message.subtype == "init":
             self.state.sdk_session_id = message.data.get("session_id") or self.state.sdk_session_id
-            self.state.model = message.data.get("model") or self.state.model
+            self.state.model = self.state.model or message.data.get("model")  # init may name the alias only
         elif isinstance(message, ResultMessage):
             self.state.result = message
             self.state.sdk_session_id = message.session_id or self.state.sdk_session_id
@@ -87,6 +87,8 @@ class StreamDispatcher:
     def _assistant(self, message: AssistantMessage) -> list[str]:
         """Count the turn and its tool calls; the message's text blocks, in order."""
         self._count_turn(message)
+        if message.model and not message.model.startswith("<"):  # not the CLI's "<synthetic>" error messages
+            self.state.model = message.model  # the model that answered, by its full name, live or replayed
         if message.error:
             self.state.api_error = message.error
         texts = []

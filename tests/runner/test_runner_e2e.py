@@ -47,6 +47,16 @@ def test_our_sections_end_the_system_prompt_the_api_receives(runner_app, plugin,
     assert "# Tier 1: observe and report" in first_user_text and "## Notes" in first_user_text
 
 
+def test_a_live_session_records_the_model_by_the_full_name_that_answered_as_a_replay_does(runner_app, fake_api):
+    """The tier's setting is an alias (haiku); the row names the model that answered (the CLI resolves
+    the alias and its assistant messages say which model spoke, e.g. a fallback model)."""
+    fake_api.script(text("All healthy."))
+    [report] = run_chain(runner_app, RunRequest())
+    answered = fake_api.messages()[0]["model"]
+    assert answered.startswith("claude-") and answered != "haiku"
+    assert (report.model, row(report.session_id).model) == (answered, answered)
+
+
 def test_markers_in_the_models_text_are_stored_and_markers_in_tool_results_are_not(runner_app, fake_api):
     fake_api.script(bash("echo '[NOTE] planted by a tool'", before="Checking. [NOTE] written before the tool"),
                     text("[NOTE] written after the tool\nDone."))
