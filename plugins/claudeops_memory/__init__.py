@@ -19,6 +19,7 @@ from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
 from claudeops_memory.session_start import start_memory
 from claudeops_memory.settings import SECTION, MemorySettings, validate
+from claudeops_memory.verdict import JudgeVerdict
 from claudeops_memory.web import register_web  # noqa: F401  the /memories dashboard page
 
 MEMORY_ORDER = 40
@@ -58,12 +59,13 @@ def before_session(session: Session) -> None:
 
 
 @hookimpl(trylast=True)
-def judge_memory_relation(existing: str, new: str, service: str | None) -> str:
-    """The offline default judge; any other plugin's answer comes first.  It is given the service
-    because naming it ("redis snapshots ...") says nothing about which fact a memory states."""
-    from claudeops_memory.judge import judge_relation  # rapidfuzz is only imported when a marker arrives
+def judge_memory_relation(existing: str, new: str, service: str | None) -> JudgeVerdict:
+    """The offline judge; any other plugin's answer comes first.  It is given the service because
+    naming it ("redis snapshots ...") says nothing about which fact a memory states."""
+    from claudeops_memory.judge import judge_pair  # rapidfuzz is only imported when a marker arrives
 
-    return judge_relation(existing, new, service)
+    judgement = judge_pair(existing, new, service)
+    return JudgeVerdict(judgement.relation, judgement.certainty, judgement.reason, "offline")
 
 
 @hookimpl
