@@ -8,7 +8,8 @@ A hook implementation may be ``async def``: the caller awaits whatever comes bac
 Phases, in the order they happen:
 
 * start-up: ``register_settings`` → ``configure`` → ``register_migrations`` →
-  ``register_marker_types`` → ``register_commands`` / ``register_web``
+  ``register_marker_types`` → ``register_commands`` / ``register_web``; ``doctor_checks`` in
+  ``claudeops doctor``
 * one session: ``before_session`` → (``on_message`` → ``on_assistant_text`` → ``on_marker``)* and
   ``check_tool_use`` for every tool call → ``after_session``
 * any time: ``record_event``, ``judge_memory_relations`` → ``judge_memory_relation``
@@ -88,6 +89,18 @@ def register_commands(cli: click.Group) -> None:
 
     Fires when the CLI is built, after plugins are loaded; a disabled plugin's commands
     therefore disappear with it.
+    """
+
+
+@hookspec
+def doctor_checks(config: Config) -> list[tuple[str, str, str]] | None:
+    """Lines the plugin adds to ``claudeops doctor``: ``(name, status, detail)`` tuples.
+
+    ``status`` is ``"ok"``, ``"warn"`` (shown, does not fail doctor: a setting that will not
+    do what it says) or ``"fail"`` (doctor exits non-zero). Exists so a plugin whose feature
+    needs something the installation may lack (a credential, a reachable service) says so
+    before the first cron run does, without the core knowing the plugin. Keep it fast and
+    offline: doctor is run by hand.
     """
 
 
