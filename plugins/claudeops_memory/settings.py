@@ -52,8 +52,7 @@ class MemorySettings:
     max_observation_chars: int = setting(MAX_OBSERVATION_CHARS,
                                          "Longer observations are cut to this length (with a warning)")
     judge: str = setting("offline", "Relation judge for markers that cite no memory: offline (built in, no network) "
-                                    "or claude (one Messages API call per marker; needs ANTHROPIC_API_KEY)",
-                         env="CLAUDEOPS_MEMORY_JUDGE")
+                                    "or claude (one Messages API call per marker; needs ANTHROPIC_API_KEY)")
     judge_model: str = setting("", "Model the Claude judge asks (empty: the tier 1 model)")
     judge_timeout_seconds: float = setting(JUDGE_TIMEOUT_SECONDS,
                                            "Seconds the Claude judge may take before the offline judge answers instead")
