@@ -8,10 +8,11 @@ A hook implementation may be ``async def``: the caller awaits whatever comes bac
 Phases, in the order they happen:
 
 * start-up: ``register_settings`` → ``configure`` → ``register_migrations`` →
-  ``register_marker_types`` → ``register_commands`` / ``register_web``
+  ``register_marker_types`` → ``register_commands`` / ``register_web``; ``doctor_checks`` in
+  ``claudeops doctor``
 * one session: ``before_session`` → (``on_message`` → ``on_assistant_text`` → ``on_marker``)* and
   ``check_tool_use`` for every tool call → ``after_session``
-* any time: ``record_event``, ``judge_memory_relation``
+* any time: ``record_event``, ``judge_memory_relations`` → ``judge_memory_relation``
 """
 
 from __future__ import annotations
@@ -88,6 +89,18 @@ def register_commands(cli: click.Group) -> None:
 
     Fires when the CLI is built, after plugins are loaded; a disabled plugin's commands
     therefore disappear with it.
+    """
+
+
+@hookspec
+def doctor_checks(config: Config) -> list[tuple[str, str, str]] | None:
+    """Lines the plugin adds to ``claudeops doctor``: ``(name, status, detail)`` tuples.
+
+    ``status`` is ``"ok"``, ``"warn"`` (shown, does not fail doctor: a setting that will not
+    do what it says) or ``"fail"`` (doctor exits non-zero). Exists so a plugin whose feature
+    needs something the installation may lack (a credential, a reachable service) says so
+    before the first cron run does, without the core knowing the plugin. Keep it fast and
+    offline: doctor is run by hand.
     """
 
 
@@ -178,15 +191,40 @@ def record_event(event: NotableEvent) -> None:
 
 
 @hookspec(firstresult=True)
+def judge_memory_relations(
+    new: str, existing: list[str], service: str | None, category: str, session: Session | None
+) -> list[object] | None:
+    """Judge one new memory observation against all the candidate memories at once.
+
+    Asked before :func:`judge_memory_relation`, once per observation that cites no memory,
+    with the texts of the active memories of the same service and category it must be compared
+    with (never empty). Exists for judges that pay per call, a model above all: one request for
+    the whole group instead of one per pair. Return one answer per item of ``existing``, in
+    order — a relation string, a verdict record (see :func:`judge_memory_relation`) or ``None``
+    to leave that pair to :func:`judge_memory_relation` — or ``None`` to leave them all.
+    ``session`` is the session that wrote the marker (``None`` outside one): a judge that spends
+    money adds it with ``session.add_cost(usd)`` so the session's ``cost_usd`` includes it. It
+    runs before the memory store opens its write transaction, so it may take seconds. The memory
+    plugin's Claude judge (``memory.judge = "claude"``) answers here, ``trylast``.
+    """
+
+
+@hookspec(firstresult=True)
 def judge_memory_relation(
     existing: str, new: str, service: str | None, category: str
-) -> str | None:
+) -> object:
     """Judge how a new memory observation relates to an existing active one.
 
-    Both share the service and category. Return ``"reinforce"`` (same fact), ``"contradict"``
-    (same subject, conflicting conclusion) or ``"distinct"`` (a different fact); ``None``
-    defers to the next judge. The memory plugin ships a fast deterministic default marked
-    ``trylast``, so a better judge (an LLM, a model) simply registers its own implementation.
+    Both share the service and category. Return a relation string — ``"reinforce"`` (same
+    fact), ``"contradict"`` (same subject, conflicting conclusion) or ``"distinct"`` (a different
+    fact) — or a verdict record: any object with a ``relation`` attribute and optionally
+    ``certainty`` (0..1, how sure the judge is; a bare string counts as 1.0), ``reason`` (one
+    line an operator reviewing the decision reads) and ``judge`` (your judge's name; default the
+    plugin's name), e.g. a frozen dataclass of your own. ``None`` defers to the next judge. The
+    store acts on a ``reinforce`` or ``contradict`` only at ``memory.judge_min_certainty`` or above
+    and keeps both memories otherwise, flagged for review. The memory plugin ships a fast
+    deterministic offline judge marked ``trylast``, so a better judge simply registers its own
+    implementation.
     """
 
 

@@ -83,6 +83,8 @@ class Session:
     """Per-session scratch space for plugins, keyed by plugin name; gone when the session ends."""
     recorded_events: list[NotableEvent] = field(default_factory=list, repr=False)
     """What :meth:`record_event` reported, in order: the escalation handoff passes them on."""
+    plugin_cost_usd: float = 0.0
+    """What plugins spent for this session outside the agent's own model calls (:meth:`add_cost`)."""
 
     @property
     def settings(self) -> TierSettings:
@@ -104,6 +106,19 @@ class Session:
 
     def ordered_sections(self) -> list[PromptSection]:
         return sorted(self.prompt_sections, key=lambda section: (section.order, section.name))
+
+    def add_cost(self, usd: float) -> None:
+        """Count money a plugin spent on this session's behalf (its own API call, e.g. the memory
+        plugin's Claude judge) in the session's ``cost_usd``, which otherwise holds only what the
+        Claude Code CLI reports for the agent's model calls."""
+        if usd > 0:
+            self.plugin_cost_usd += usd
+
+    def total_cost(self, agent_cost_usd: float | None) -> float | None:
+        """The session's cost: the agent's (``None`` without a result) plus what plugins spent."""
+        if not self.plugin_cost_usd:
+            return agent_cost_usd
+        return (agent_cost_usd or 0.0) + self.plugin_cost_usd
 
     def record_event(self, level: str, message: str, service: str | None = None) -> None:
         """Tell every ``record_event`` implementation about a notable happening of this session."""

@@ -38,12 +38,14 @@ FAKE_MODEL_USAGE = {"input_tokens": 42, "output_tokens": 17, "cache_creation_inp
 
 @dataclass
 class Reply:
-    """One scripted answer: content blocks, or an HTTP error, optionally after a delay (a hang)."""
+    """One scripted answer: content blocks, or an HTTP error, optionally after a delay (a hang);
+    ``usage`` replaces :data:`FAKE_MODEL_USAGE` in a non-streamed answer (a cost to check)."""
 
     blocks: list[dict[str, Any]] = field(default_factory=list)
     status: int = 200
     error_type: str = "api_error"
     delay: float = 0.0
+    usage: dict[str, int] | None = None
 
     @property
     def stop_reason(self) -> str:
@@ -209,9 +211,11 @@ def _handler_for(api: FakeAPI) -> type[BaseHTTPRequestHandler]:
 
 
 def _message(reply: Reply, model: str) -> dict[str, Any]:
+    """A non-streamed answer (what the ``anthropic`` package's ``messages.create`` reads), or the
+    start of a streamed one."""
     return {"id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant", "model": model,
             "content": reply.blocks, "stop_reason": reply.stop_reason, "stop_sequence": None,
-            "usage": FAKE_MODEL_USAGE}
+            "usage": reply.usage or FAKE_MODEL_USAGE}
 
 
 def _sse_events(reply: Reply, model: str) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -85,6 +85,7 @@ def run_checks(state: AppState) -> Iterator[Check]:
         yield from (Check("config", True, warning, warning=True) for warning in app.config.warnings)
         yield from _state_and_store_checks(app)
         yield from _plugin_checks(app)
+        yield from plugin_doctor_checks(app)
         yield check_prompts(app.config)
     cli_path = find_claude_cli()
     yield Check("claude cli", cli_path is not None,
@@ -100,6 +101,21 @@ def _plugin_checks(app: App) -> Iterator[Check]:
     else:
         yield Check("plugins", True, f"loaded: {', '.join(name for name, _ in app.pm.list_name_plugin())}")
     yield from (Check("plugins", True, warning, warning=True) for warning in report.warnings)
+
+
+DOCTOR_STATUSES = ("ok", "warn", "fail")
+
+
+def plugin_doctor_checks(app: App) -> Iterator[Check]:
+    """The lines plugins add through the ``doctor_checks`` hook; a malformed one is a plugin's bug, said so."""
+    for lines in app.hook.doctor_checks(config=app.config):
+        for line in lines or ():
+            if not (isinstance(line, tuple) and len(line) == 3 and line[1] in DOCTOR_STATUSES):
+                yield Check("plugins", False, f"a doctor_checks implementation answered {line!r}; expected "
+                                              "(name, 'ok' | 'warn' | 'fail', detail)")
+                continue
+            name, status, detail = line
+            yield Check(str(name), status != "fail", str(detail), warning=status == "warn")
 
 
 def _state_and_store_checks(app: App) -> Iterator[Check]:

@@ -313,7 +313,8 @@ class SessionRun:
         result = state.result
         wall_ms = int((time.monotonic() - self._started) * 1000)
         outcome = Outcome(status, reason, state.final_text or None,
-                          result.total_cost_usd if result else None, result.num_turns if result else None,
+                          session.total_cost(result.total_cost_usd if result else None),
+                          result.num_turns if result else None,
                           result.duration_ms if result else wall_ms, state.sdk_session_id,
                           result.duration_api_ms if result else None)
         self._record_row(session, outcome, state)

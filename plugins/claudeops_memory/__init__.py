@@ -9,6 +9,7 @@ only wires them to the hooks, exactly as a third-party plugin would.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import click
@@ -19,6 +20,7 @@ from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
 from claudeops_memory.session_start import start_memory
 from claudeops_memory.settings import SECTION, MemorySettings, validate
+from claudeops_memory.verdict import JudgeVerdict
 from claudeops_memory.web import register_web  # noqa: F401  the /memories dashboard page
 
 MEMORY_ORDER = 40
@@ -58,12 +60,42 @@ def before_session(session: Session) -> None:
 
 
 @hookimpl(trylast=True)
-def judge_memory_relation(existing: str, new: str, service: str | None) -> str:
-    """The offline default judge; any other plugin's answer comes first.  It is given the service
-    because naming it ("redis snapshots ...") says nothing about which fact a memory states."""
-    from claudeops_memory.judge import judge_relation  # rapidfuzz is only imported when a marker arrives
+def judge_memory_relations(new: str, existing: list[str], service: str | None, category: str,
+                           session: Session | None) -> list[JudgeVerdict | None] | None:
+    """The Claude judge, when ``memory.judge = "claude"``: one Messages API request for the whole
+    group; ``None`` (the offline judge answers, with a warning) when it cannot be asked or fails."""
+    if session is None or session.config.section(SECTION).judge != "claude":
+        return None
+    from claudeops_memory.claude_judge import ask_claude  # the anthropic package only when it is used
 
-    return judge_relation(existing, new, service)
+    return ask_claude(session, new, existing, service, category)
+
+
+@hookimpl(trylast=True)
+def judge_memory_relation(existing: str, new: str, service: str | None) -> JudgeVerdict:
+    """The offline judge; any other plugin's answer comes first.  It is given the service because
+    naming it ("redis snapshots ...") says nothing about which fact a memory states."""
+    from claudeops_memory.judge import judge_pair  # rapidfuzz is only imported when a marker arrives
+
+    judgement = judge_pair(existing, new, service)
+    return JudgeVerdict(judgement.relation, judgement.certainty, judgement.reason, "offline")
+
+
+@hookimpl
+def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
+    """Which relation judge decides, and whether the Claude judge can be asked with these credentials."""
+    settings: MemorySettings = config.section(SECTION)
+    if settings.judge != "claude":
+        return [("memory judge", "ok", "offline (built in, no network)")]
+    from claudeops_memory.claude_judge import judge_model_of, unavailable_reason
+
+    model = judge_model_of(config)
+    reason = unavailable_reason(os.environ)
+    if reason is not None:
+        return [("memory judge", "warn", f"claude ({model}) is unavailable: {reason}; the offline judge decides "
+                                         "instead")]
+    return [("memory judge", "ok", f"claude ({model}) through the Messages API with ANTHROPIC_API_KEY, "
+                                   f"{settings.judge_timeout_seconds:g} s timeout, offline judge as fallback")]
 
 
 @hookimpl

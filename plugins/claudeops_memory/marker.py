@@ -13,6 +13,7 @@ from typing import Literal
 
 from claudeops import Marker, MarkerType, Session
 from claudeops_memory import repository
+from claudeops_memory.judging import Judges
 from claudeops_memory.models import CATEGORIES
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.upsert import Observation, UpsertResult, record_observation
@@ -103,7 +104,7 @@ def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Lit
         log.warning("ignored a memory marker without an observation: %s", marker.text)
         return False
     result = record_observation(
-        session.hook.judge_memory_relation,
+        Judges(session.hook, session),
         Observation(category, repository.normalise_service(service), observation, session.id, session.tier,
                     session.now()),
         settings, frozenset(_touched(session)))

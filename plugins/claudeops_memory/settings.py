@@ -26,6 +26,14 @@ DECAY_PER_WEEK = 0.1
 """Confidence lost per full week past the grace period (SPEC-0015 "Staleness Decay")."""
 MAX_OBSERVATION_CHARS = 500
 """Longest observation stored."""
+JUDGES = ("offline", "claude")
+"""``memory.judge``: the built-in offline judge, or a small Claude model asked through the Messages API."""
+JUDGE_MIN_CERTAINTY = 0.85
+"""Below this a judge's ``reinforce`` or ``contradict`` is stored as ``distinct`` and flagged for review.
+The offline judge's own default (``judge.certainty.DEFAULT_MIN_CERTAINTY``, where the figures it was
+chosen on are): from 0.85 it made no wrong reinforcement on its calibration block."""
+JUDGE_TIMEOUT_SECONDS = 10.0
+"""How long the Claude judge may take: a marker waits for it, and a typical answer takes 2-5 s."""
 
 
 @dataclass
@@ -43,12 +51,20 @@ class MemorySettings:
     decay_per_week: float = setting(DECAY_PER_WEEK, "Confidence removed per full week past the grace period")
     max_observation_chars: int = setting(MAX_OBSERVATION_CHARS,
                                          "Longer observations are cut to this length (with a warning)")
+    judge: str = setting("offline", "Relation judge for markers that cite no memory: offline (built in, no network) "
+                                    "or claude (one Messages API call per marker; needs ANTHROPIC_API_KEY)")
+    judge_model: str = setting("", "Model the Claude judge asks (empty: the tier 1 model)")
+    judge_timeout_seconds: float = setting(JUDGE_TIMEOUT_SECONDS,
+                                           "Seconds the Claude judge may take before the offline judge answers instead")
+    judge_min_certainty: float = setting(JUDGE_MIN_CERTAINTY, "A judge's reinforce or contradict below this certainty "
+                                                              "is stored as distinct and flagged for review")
 
 
 def validate(config: Config) -> None:
     """Reject values that would make the lifecycle meaningless, with a one-line error naming where each was set."""
     settings: MemorySettings = config.section(SECTION)
-    for name in ("min_confidence", "default_confidence", "reinforce_step", "contradict_step", "decay_per_week"):
+    for name in ("min_confidence", "default_confidence", "reinforce_step", "contradict_step", "decay_per_week",
+                 "judge_min_certainty"):
         config.require(0.0 <= getattr(settings, name) <= 1.0, f"{SECTION}.{name}", "between 0 and 1")
     # below the threshold, every new memory would be inactive from the start
     config.require(settings.default_confidence >= settings.min_confidence, f"{SECTION}.default_confidence",
@@ -58,3 +74,7 @@ def validate(config: Config) -> None:
     for name in ("budget_tokens", "grace_days"):
         config.require(getattr(settings, name) >= 0, f"{SECTION}.{name}", "0 or more")
     config.require(settings.max_observation_chars >= 20, f"{SECTION}.max_observation_chars", "at least 20")
+    config.require(settings.judge in JUDGES, f"{SECTION}.judge", " or ".join(JUDGES))
+    config.require(not any(char.isspace() for char in settings.judge_model), f"{SECTION}.judge_model",
+                   "a model alias or name without blanks (empty: the tier 1 model)")
+    config.require(settings.judge_timeout_seconds > 0, f"{SECTION}.judge_timeout_seconds", "more than 0")

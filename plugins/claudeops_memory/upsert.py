@@ -1,9 +1,11 @@
 """Recording an observation: reinforce the same fact, contradict a conflicting one, or add a new one.
 
 The candidates are the *active* memories with the same category and the same service (a general
-memory, ``service IS NULL``, only meets other general memories). The relation judge — the
-``judge_memory_relation`` hook, ``firstresult``, with the plugin's offline default last — is
-asked about each candidate, most trusted first:
+memory, ``service IS NULL``, only meets other general memories). The judges (``judging``: the
+``judge_memory_relations`` hook for the whole group, then ``judge_memory_relation`` per pair, with
+the plugin's offline judge last) give a verdict on each candidate that is not the same text; a
+``reinforce`` or ``contradict`` below ``memory.judge_min_certainty`` counts as ``distinct``. Most
+trusted candidate first:
 
 * ``reinforce`` (same fact, however phrased): the first such memory gains ``reinforce_step``
   (capped at 1.0) and its ``updated_at`` is refreshed; no row is added.
@@ -29,21 +31,18 @@ candidate deleted or deactivated meanwhile.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from claudeops import db
 from claudeops_memory import upsert_store
+from claudeops_memory.judging import acted_relation
 from claudeops_memory.repository import MemoryRecord
 from claudeops_memory.settings import MemorySettings
+from claudeops_memory.verdict import JudgeVerdict
 
-log = logging.getLogger(__name__)
-
-RELATIONS = ("reinforce", "contradict", "distinct")
-
-Judge = Callable[..., "str | None"]
-"""``judge(existing=…, new=…, service=…, category=…)`` — the ``judge_memory_relation`` hook caller."""
+Judge = Callable[[str, list[str], "str | None", str], list[JudgeVerdict]]
+"""``judge(new, existing_texts, service, category)``: one verdict per existing text (``judging.Judges``)."""
 
 
 @dataclass(frozen=True)
@@ -73,22 +72,18 @@ def same_text(first: str, second: str) -> bool:
     return " ".join(first.casefold().split()) == " ".join(second.casefold().split())
 
 
-def judge_candidates(judge: Judge, observation: Observation,
-                     candidates: list[MemoryRecord]) -> tuple[MemoryRecord | None, list[MemoryRecord]]:
+def judge_candidates(judge: Judge, observation: Observation, candidates: list[MemoryRecord],
+                     min_certainty: float) -> tuple[MemoryRecord | None, list[MemoryRecord]]:
     """The candidate to reinforce (if any) and every candidate the observation contradicts."""
+    judged = [candidate for candidate in candidates if not same_text(candidate.observation, observation.text)]
+    verdicts = dict(zip((candidate.id for candidate in judged),
+                        judge(observation.text, [candidate.observation for candidate in judged],
+                              observation.service, observation.category), strict=True))
     reinforced: MemoryRecord | None = None
     contradicted: list[MemoryRecord] = []
     for candidate in candidates:
-        if same_text(candidate.observation, observation.text):
-            relation: str | None = "reinforce"
-        else:
-            relation = judge(existing=candidate.observation, new=observation.text,
-                             service=observation.service, category=observation.category)
-        if relation not in RELATIONS:
-            if relation is not None:
-                log.warning("memory relation judge answered %r (expected one of %s); treating it as distinct",
-                            relation, ", ".join(RELATIONS))
-            relation = "distinct"
+        verdict = verdicts.get(candidate.id)
+        relation = "reinforce" if verdict is None else acted_relation(verdict, min_certainty)
         if relation == "reinforce" and reinforced is None:
             reinforced = candidate
         elif relation == "contradict":
@@ -104,7 +99,7 @@ def record_observation(judge: Judge, observation: Observation, settings: MemoryS
     reactivated; restating one of them is reported as ``repeated`` and writes nothing.
     """
     candidates = upsert_store.active_group(observation.service, observation.category)
-    target, contradicted = judge_candidates(judge, observation, candidates)
+    target, contradicted = judge_candidates(judge, observation, candidates, settings.judge_min_certainty)
     if target is not None and target.id in touched_this_session:
         return UpsertResult("repeated", target)
     with db.atomic():

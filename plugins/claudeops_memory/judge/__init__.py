@@ -28,13 +28,16 @@ never looks for particular sentences.  One module per step, in reading order:
 * ``conflicts`` - a concept asserted in one text and negated in the other (``un-`` prefixes
   included), opposite modality, antonyms (enabled/disabled, automatic/manual ...) and reversed
   orderings;
-* ``decide`` - the thresholds that turn overlap, conflicts and amounts into a relation.
+* ``decide`` - the thresholds that turn overlap, conflicts and amounts into a relation;
+* ``certainty`` - how sure each rule is, so the store acts only on sure calls and an unsure one
+  becomes ``distinct``, flagged for review (the judge is a fallback: it must do no harm).
 """
 
 from __future__ import annotations
 
 from .analyse import features
+from .certainty import DEFAULT_MIN_CERTAINTY
 from .concepts import concept
-from .decide import Relation, judge_relation
+from .decide import Judgement, Relation, judge_pair, judge_relation
 
-__all__ = ["Relation", "concept", "features", "judge_relation"]
+__all__ = ["DEFAULT_MIN_CERTAINTY", "Judgement", "Relation", "concept", "features", "judge_pair", "judge_relation"]

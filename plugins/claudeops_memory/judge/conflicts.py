@@ -9,6 +9,7 @@ subject (the threshold lives in ``decide``).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Literal
 
 from .analyse import Features, code_term
 from .concepts import EVENT_CONCEPTS, GENERIC_WEIGHT, concept, weight
@@ -103,11 +104,21 @@ def _ordering_conflict(first: Features, second: Features) -> bool:
     )
 
 
-def polarity_conflict(first: Features, second: Features) -> bool:
-    """Modality, negation, antonym or ordering disagreement; "unless" texts invert their own
-    polarity, so their surface negations, antonyms and orderings are not trusted."""
+PolarityConflict = Literal["modality", "antonym", "ordering", "negation"]
+"""The kinds of polarity disagreement, the structural ones first (see ``certainty``)."""
+
+
+def polarity_conflict(first: Features, second: Features) -> PolarityConflict | None:
+    """The kind of modality, antonym, ordering or negation disagreement, or ``None``; "unless"
+    texts invert their own polarity, so their surface negations, antonyms and orderings are not
+    trusted.  A negation is named only when nothing structural disagrees: it is the reading a
+    word list gets wrong most often."""
     if first.modality * second.modality < 0:
-        return True
+        return "modality"
     if first.conditional or second.conditional:
-        return False
-    return _negation_conflict(first, second) or _antonym_conflict(first, second) or _ordering_conflict(first, second)
+        return None
+    if _antonym_conflict(first, second):
+        return "antonym"
+    if _ordering_conflict(first, second):
+        return "ordering"
+    return "negation" if _negation_conflict(first, second) else None

@@ -11,18 +11,26 @@ single-valued slot and is distinct otherwise; then enough
 overlap is reinforcement (less with an anchored matching amount, more when the amounts do not
 line up); anything else is distinct.  The thresholds are on the weighted Dice overlap (0..1) of
 ``overlap``.  The service's own name is left out first: every memory compared is about it.
+Each call comes with how sure the rule that made it is (``certainty``) and the reason in words.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
 from .analyse import Features, features
+from .certainty import (
+    STRUCTURAL,
+    distinct_certainty,
+    negation_certainty,
+    reinforce_certainty,
+    slot_certainty,
+)
 from .concepts import content_term, opposite_events
 from .conflicts import polarity_conflict, resolve_prefix_negations
-from .frames import find_substitution, is_single_valued
+from .frames import find_substitution, is_single_valued, swaps_values
 from .overlap import similarity
 from .quantities import QuantityComparison, compare_quantities
 from .tokens import normalise, raw_tokens
@@ -76,35 +84,73 @@ def _without(features_: Features, terms: frozenset[str]) -> Features:
     )
 
 
-def judge_relation(existing: str, new: str, service: str | None = None) -> Relation:
-    """Decide whether ``new`` reinforces, contradicts, or is distinct from ``existing``.
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The judge's call on one pair: the relation it leans to, how sure it is (0..1, see
+    ``certainty``) and the rule that decided, in words an operator reviewing it can check."""
+
+    relation: Relation
+    certainty: float
+    reason: str
+
+
+def _percent(overlap: float) -> str:
+    return f"{overlap:.0%} of the content shared"
+
+
+def _conflict(first: Features, second: Features, overlap: float) -> Judgement | None:
+    """A polarity or value contradiction, with its certainty, or ``None``."""
+    kind = polarity_conflict(first, second) if overlap >= POLARITY_CONFLICT_FROM else None
+    if kind == "negation":
+        both_deny = bool(first.negated) and bool(second.negated)
+        denials = "; both texts deny something" if both_deny else ""
+        return Judgement("contradict", negation_certainty(overlap, both_deny),
+                         f"one text denies what the other states ({_percent(overlap)}{denials})")
+    if kind is not None:
+        return Judgement("contradict", STRUCTURAL, f"opposite {kind} ({_percent(overlap)})")
+    return None
+
+
+def judge_pair(existing: str, new: str, service: str | None = None) -> Judgement:
+    """Decide whether ``new`` reinforces, contradicts, or is distinct from ``existing``, and how surely.
 
     Both texts are assumed to be about the same service and category (the store only asks about
     such pairs), so the question is whether they make the same claim about the same subject.  The
-    relation is symmetric: the texts are compared in a fixed order, so swapping them never
-    changes the answer.
+    judgement is symmetric: the texts are compared in a fixed order, so swapping them never
+    changes it.
     """
     if normalise(existing).split() == normalise(new).split():
-        return "reinforce"
+        return Judgement("reinforce", 1.0, "the same words")
     ignored = _service_terms(service)
     one, other = sorted((existing, new))  # the same answer whichever text is the existing memory
     first, second = _without(features(one), ignored), _without(features(other), ignored)
     first, second = resolve_prefix_negations(first, second), resolve_prefix_negations(second, first)
     overlap = similarity(first, second)
     values = compare_quantities(first.quantities, second.quantities, overlap)
-    if overlap >= POLARITY_CONFLICT_FROM and polarity_conflict(first, second):
-        return "contradict"
+    polarity = _conflict(first, second, overlap)
+    if polarity is not None:
+        return polarity
     if opposite_events(first.asserted, second.asserted):
-        return "distinct"
+        return Judgement("distinct", STRUCTURAL, "opposite events (start / stop)")
     substitution = find_substitution(first.sequence, second.sequence)
     single_valued = substitution is not None and is_single_valued(substitution, first, second)
     two_things = substitution is not None and (substitution.of_subject or (first.modality > 0 and second.modality > 0))
     if two_things and not single_valued:
-        return "distinct"
+        return Judgement("distinct", STRUCTURAL, "the same statement about two different things")
     if overlap >= VALUE_CONFLICT_FROM and values.conflict:
-        return "contradict"
+        return Judgement("contradict", STRUCTURAL, f"different amounts of the same thing ({_percent(overlap)})")
     if substitution is not None:
-        return "contradict" if single_valued else "distinct"
+        if single_valued:
+            return Judgement("contradict", slot_certainty(overlap, swaps_values(substitution)),
+                             f"a different value in a one-value slot ({_percent(overlap)})")
+        return Judgement("distinct", STRUCTURAL, "a second thing where there can be many")
     if overlap >= _reinforce_threshold(values):
-        return "reinforce"
-    return "distinct"
+        unmatched = "; amounts that do not line up" if values.amounts_unmatched else ""
+        return Judgement("reinforce", reinforce_certainty(overlap, values.amounts_unmatched),
+                         f"the same fact reworded ({_percent(overlap)}{unmatched})")
+    return Judgement("distinct", distinct_certainty(overlap), f"different facts ({_percent(overlap)})")
+
+
+def judge_relation(existing: str, new: str, service: str | None = None) -> Relation:
+    """The relation ``judge_pair`` leans to, whatever its certainty (the judge's raw reading)."""
+    return judge_pair(existing, new, service).relation

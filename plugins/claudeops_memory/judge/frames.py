@@ -128,6 +128,11 @@ def is_single_valued(substitution: Substitution, first: Features, second: Featur
         return True
     if first.modality > 0 or second.modality > 0 or concept("fix") in substitution.neighbours:
         return False
+    return swaps_values(substitution)
+
+
+def swaps_values(substitution: Substitution) -> bool:
+    """Whether every substituted term is a value (a path, an address, a number), not a word."""
     swapped = substitution.first + substitution.second
     return all(_is_value(term) for term in swapped if not _is_place(term))
 
