@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from claudeops import App, close_store, open_store_or_fail, pass_app
+from claudeops import EXIT_USAGE, App, close_store, fail, open_store_or_fail, pass_app
 from claudeops_web.settings import WebSettings, binding_problem
 
 
@@ -20,7 +20,7 @@ def web_command(app: App, host: str | None, port: int | None) -> None:
     settings: WebSettings = app.config.section("web")
     problem = binding_problem(settings)
     if problem:
-        raise click.ClickException(problem)
+        fail(problem, EXIT_USAGE)  # a setting to correct, like every configuration error
     open_store_or_fail(app)
     close_store()  # handlers open their own connection in their worker thread
 
