@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from web_helpers import HX, TOKEN, arm_csrf
+from web_helpers import HX, TOKEN
 
 from claudeops import EXIT_USAGE
 from claudeops.app import App
