@@ -25,7 +25,7 @@ from claudeops_web.contributions import collect_contributions
 from claudeops_web.csrf import CSRFUnlessBearerMiddleware, csrf_config, load_or_create_secret
 from claudeops_web.hosts import LoopbackHostMiddleware
 from claudeops_web.openapi import MiddlewareErrorResponses
-from claudeops_web.rendering import handle_http_exception, handle_internal_error
+from claudeops_web.rendering import handle_http_exception, handle_internal_error, handle_undecodable_body
 from claudeops_web.templating import build_environment
 
 API_PATH = "/api/v1"
@@ -69,4 +69,5 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
 
 
 def _exception_handlers() -> dict[Any, Any]:
-    return {HTTPException: handle_http_exception, Exception: handle_internal_error}
+    return {HTTPException: handle_http_exception, UnicodeDecodeError: handle_undecodable_body,
+            Exception: handle_internal_error}
