@@ -173,11 +173,11 @@ def delete_memory(memory_id: FromPath[int]) -> Response[Any]:
 @delete("/memories/bulk", sync_to_thread=True, status_code=200)
 def delete_memories(ids: Annotated[list[str] | None, QueryParameter()] = None,
                     data: JSONBody[dict[str, Any] | None] = None) -> Response[Any]:
-    """Delete the selected memories: repeated ``ids`` parameters (htmx 2 puts them in the query
-    string for DELETE) or a JSON body ``{"ids": [...]}``."""
+    """Delete the selected memories, all or none: repeated ``ids`` parameters (htmx 2 puts them in
+    the query string for DELETE) or a JSON body ``{"ids": [...]}``."""
     wanted = forms.parse_ids(forms.as_list(ids) + forms.as_list((data or {}).get("ids")))
-    with db.connection_context():
-        deleted = repository.delete_memories(wanted)
+    with db.connection_context(), operator_errors():
+        deleted = repository.delete_all_or_none(wanted)
     return _notice(f"Deleted {counted(deleted, 'memory', 'memories')}.")
 
 
