@@ -176,7 +176,7 @@ def repository_list() -> list[repository.MemoryRecord]:
 def test_edit_observation_inline(page):
     memory = add("Takes 60s to start", service="jellyfin", confidence=0.8)
     open_memories(page)
-    row(page, memory.id).get_by_role("button", name="Edit").click()
+    row(page, memory.id).get_by_role("link", name="Edit").click()
     editor = row(page, memory.id).locator("textarea[name=observation]")
     editor.fill("Takes about 90 s to start after a restart")
     row(page, memory.id).get_by_role("button", name="Save").click()
@@ -188,7 +188,7 @@ def test_edit_observation_inline(page):
 def test_saving_an_empty_observation_shows_why(page):
     memory = add("Takes 60s to start")
     open_memories(page)
-    row(page, memory.id).get_by_role("button", name="Edit").click()
+    row(page, memory.id).get_by_role("link", name="Edit").click()
     row(page, memory.id).locator("textarea[name=observation]").fill("   ")
     row(page, memory.id).get_by_role("button", name="Save").click()
     page.locator("#flash .error", has_text="must not be empty").wait_for()
