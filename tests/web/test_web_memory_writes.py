@@ -1,4 +1,5 @@
-"""Bad input to the memory writes of the API and the page: one line, and nothing half done (issue 13, items 5 and 7)."""
+"""Memory writes of the API and the page: bad input is one line and nothing is half done (issue 13,
+items 5 and 7), and the edit page saves and deletes with plain forms, without JavaScript (item 16)."""
 
 from __future__ import annotations
 
@@ -75,3 +76,54 @@ def test_many_unknown_ids_are_named_in_one_short_line(client):
 def test_the_schema_documents_the_404_of_bulk_delete(client):
     operation = client.get("/api/v1/schema/openapi.json").json()["paths"]["/api/v1/memories/delete"]["post"]
     assert "404" in operation["responses"]
+
+
+# --------------------------------------------------------------------------- the edit page (no JavaScript)
+
+
+def test_the_edit_address_serves_the_whole_page_to_a_browser_and_the_row_to_htmx(client):
+    memory_id = add("Takes 60s to start")
+    page = client.get(f"/memories/{memory_id}/edit")
+    assert page.status_code == 200 and page.text.startswith("<!doctype html>")
+    assert f'<form method="post" action="/memories/{memory_id}/edit"' in page.text
+    assert page.headers["vary"] == "HX-Request"
+    row = client.get(f"/memories/{memory_id}/edit", headers=HX)
+    assert row.text.lstrip().startswith(f'<tr id="memory-{memory_id}"') and "<html" not in row.text
+
+
+def test_the_edit_page_saves_with_a_plain_form(client):
+    memory_id = add("Takes 60s to start")
+    response = client.post(f"/memories/{memory_id}/edit", data={"observation": "Takes 90 s", "confidence": "0.2",
+                                                                 "active": ""}, follow_redirects=False)
+    assert response.status_code == 303 and response.headers["location"] == f"/memories/{memory_id}/edit?saved=true"
+    with db.connection_context():
+        memory = repository.get_memory(memory_id)
+    assert (memory.observation, memory.confidence, memory.active) == ("Takes 90 s", 0.2, False)
+    assert f"Saved memory #{memory_id}." in client.get(response.headers["location"]).text
+
+
+def test_the_edit_page_keeps_a_memory_inactive_when_asked(client):
+    memory_id = add("Takes 60s to start")
+    client.post(f"/memories/{memory_id}/edit", data={"observation": "x", "confidence": "0.9", "active": "false"})
+    with db.connection_context():
+        assert repository.get_memory(memory_id).active is False
+
+
+def test_a_failed_save_on_the_edit_page_leads_back_to_it(client):
+    memory_id = add("Takes 60s to start")
+    response = client.post(f"/memories/{memory_id}/edit", data={"observation": "  ", "confidence": "0.5"},
+                           headers={"Referer": f"http://127.0.0.1:8080/memories/{memory_id}/edit"})
+    assert response.status_code == 400 and "Nothing was saved" in response.text
+    assert f'href="/memories/{memory_id}/edit"' in response.text
+
+
+def test_deleting_from_the_edit_page_needs_the_ticked_box(client):
+    memory_id = add("Takes 60s to start")
+    refused = client.post(f"/memories/{memory_id}/delete", data={})
+    assert refused.status_code == 400 and "nothing was deleted" in refused.text
+    assert stored_ids() == [memory_id]
+    deleted = client.post(f"/memories/{memory_id}/delete", data={"confirm": "yes"}, follow_redirects=False)
+    assert deleted.status_code == 303 and deleted.headers["location"] == f"/memories?deleted={memory_id}"
+    assert stored_ids() == []
+    assert f"Deleted memory #{memory_id}." in client.get(deleted.headers["location"]).text
+    assert client.post(f"/memories/{memory_id}/delete", data={"confirm": "yes"}).status_code == 404
