@@ -131,7 +131,7 @@ def handle_undecodable_body(request: Request[Any, Any, Any], exc: UnicodeDecodeE
     ``UnicodeDecodeError`` escape; any other ``UnicodeDecodeError`` is still a bug of ours (500).
     """
     body = ScopeState.from_scope(request.scope).body
-    if isinstance(body, bytes) and isinstance(exc.object, bytes) and exc.object and exc.object in body:
+    if isinstance(body, bytes) and exc.object and exc.object in body:
         offset = body.find(exc.object) + exc.start
         problem = ValidationException(f"the request body is not UTF-8 text (byte 0x{body[offset]:02x} at offset "
                                       f"{offset}); send it encoded as UTF-8")
