@@ -158,7 +158,7 @@ def test_on_a_phone_memories_are_compact_rows(open_page):
         add(f"Restarts cleanly after updates ({number})", service="nextcloud-app", confidence=0.5 + number / 100)
     page = open_page(*PHONE)
     open_memories(page)
-    shoot(page, "memories-phone")
+    shoot(page, "memories-390x844")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
     heights = [memory_row.bounding_box()["height"] for memory_row in page.locator("tr[data-memory-id]").all()]
     assert len(heights) == 33 and max(heights) <= 130, heights
