@@ -265,6 +265,21 @@ def delete_memories(ids: Sequence[int]) -> int:
     return deleted
 
 
+def delete_all_or_none(ids: Iterable[int]) -> int:
+    """Delete every memory of ``ids``, or none of them when any is unknown (``KeyError`` naming those).
+
+    The CLI, the API and the dashboard treat a list with a wrong id alike: nothing is deleted, so
+    a typo or a stale selection never deletes half of what the operator meant.
+    """
+    wanted = sorted(set(ids))
+    with db.atomic():
+        unknown = sorted(set(wanted) - existing_ids(wanted))
+        if unknown:
+            named = ", ".join(map(str, unknown[:10])) + (f" and {len(unknown) - 10} more" if len(unknown) > 10 else "")
+            raise KeyError(f"no memory with id {named}; nothing deleted")
+        return delete_memories(wanted)
+
+
 def adjust_confidence(ids: Sequence[int], delta: float, now: str | None = None,
                       min_confidence: float = MIN_CONFIDENCE) -> int:
     """Add ``delta`` to the confidence of several memories at once (clamped, rounded).

@@ -1,15 +1,17 @@
 """Fixtures of the dashboard tests: an app of every built-in plugin, built with the
-``claudeops.testing`` kit, and a Litestar test client of its dashboard (see ``web_helpers``)."""
+``claudeops.testing`` kit, a Litestar test client of its dashboard (see ``web_helpers``), and
+Debian's Chromium for the browser tests."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from typing import Any
 
 import pytest
 from litestar.testing import TestClient
-from web_helpers import BASE_URL, arm_csrf
+from web_helpers import BASE_URL, CHROMIUM, CHROMIUM_ARGS, arm_csrf
 
 from claudeops.app import App
 
@@ -43,3 +45,19 @@ def web(make_dashboard: Callable[..., tuple[App, TestClient]]) -> tuple[App, Tes
 @pytest.fixture
 def client(web: tuple[App, TestClient]) -> TestClient:
     return web[1]
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's headless Chromium through Playwright, one per test module; skipped (failed in CI) without it."""
+    if not CHROMIUM.is_file():
+        message = "Debian's chromium is not installed (apt-get install chromium; .ci/setup does it)"
+        if os.environ.get("CI"):
+            pytest.fail(message)  # CI must never pass by skipping the browser
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

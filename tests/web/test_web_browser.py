@@ -8,19 +8,17 @@ every page is saved under ``test-artifacts/screenshots/``.
 
 from __future__ import annotations
 
-import os
 import re
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from claudeops_memory import repository
+from web_helpers import child_environment, running_dashboard
 
 from claudeops.app import App
 from claudeops.store import close_store, db
@@ -29,38 +27,10 @@ pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 EXAMPLES = REPO / "examples" / "sessions"
 HEALTHY = EXAMPLES / "healthy-tier1.jsonl"
 POLL_MS = 5_000
 """SPEC-0015: a new memory appears within 5 seconds."""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def child_environment(state_dir: Path) -> dict[str, str]:
-    env = {name: value for name, value in os.environ.items()
-           if not name.startswith(("CLAUDEOPS_", "ANTHROPIC_"))}
-    return {**env, "CLAUDEOPS_STATE_DIR": str(state_dir)}
-
-
-def wait_until_serving(url: str, server: subprocess.Popen[bytes], seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"claudeops web exited with {server.returncode}: {server.stderr.read().decode()}")
-        try:
-            with urllib.request.urlopen(url, timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"claudeops web did not answer on {url} within {seconds} s")
 
 
 @pytest.fixture(scope="module")
@@ -69,27 +39,13 @@ def state_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def base_url(state_dir: Path) -> Iterator[str]:
+def base_url(state_dir: Path, chromium: Any) -> Iterator[str]:
     """``claudeops web`` on a free loopback port, for the whole module."""
     from claudeops_web.assets import CHECKOUT_HTMX
 
-    if not CHROMIUM.is_file():
-        message = "Debian's chromium is not installed (apt-get install chromium; .ci/setup does it)"
-        if os.environ.get("CI"):
-            pytest.fail(message)  # CI must never pass by skipping the browser
-        pytest.skip(message)
     assert CHECKOUT_HTMX.is_file(), "htmx is not installed: run `npm ci --prefix web`"
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "claudeops", "web", "--port", str(port)],
-                              env=child_environment(state_dir), cwd=state_dir, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_serving(url + "/login", server)
+    with running_dashboard(state_dir) as url:
         yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -101,22 +57,12 @@ def store(base_url: str, state_dir: Path) -> Iterator[None]:
     close_store()
 
 
-@pytest.fixture(scope="module")
-def browser(base_url: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
-def page(browser: Any, base_url: str, store: None) -> Iterator[Any]:
+def page(chromium: Any, base_url: str, store: None) -> Iterator[Any]:
     """A fresh browser page on an empty memories table; fails the test on any JavaScript error."""
     with db.connection_context():
         repository.delete_memories([memory.id for memory in repository.list_memories()])
-    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
+    context = chromium.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(10_000)
     errors: list[str] = []
@@ -176,7 +122,7 @@ def repository_list() -> list[repository.MemoryRecord]:
 def test_edit_observation_inline(page):
     memory = add("Takes 60s to start", service="jellyfin", confidence=0.8)
     open_memories(page)
-    row(page, memory.id).get_by_role("button", name="Edit").click()
+    row(page, memory.id).get_by_role("link", name="Edit").click()
     editor = row(page, memory.id).locator("textarea[name=observation]")
     editor.fill("Takes about 90 s to start after a restart")
     row(page, memory.id).get_by_role("button", name="Save").click()
@@ -188,7 +134,7 @@ def test_edit_observation_inline(page):
 def test_saving_an_empty_observation_shows_why(page):
     memory = add("Takes 60s to start")
     open_memories(page)
-    row(page, memory.id).get_by_role("button", name="Edit").click()
+    row(page, memory.id).get_by_role("link", name="Edit").click()
     row(page, memory.id).locator("textarea[name=observation]").fill("   ")
     row(page, memory.id).get_by_role("button", name="Save").click()
     page.locator("#flash .error", has_text="must not be empty").wait_for()

@@ -30,18 +30,24 @@ def fetch(memory_id: int):
 
 
 def test_memories_page_renders(client):
-    """Service (or "general"), category, observation, confidence bar and number, status, updated, source."""
-    add(service="jellyfin", session_id=None, confidence=0.9)
+    """Service (or "general"), category, status, updated and source on a line above the observation;
+    the confidence as one slider with its number."""
+    jellyfin = add(service="jellyfin", session_id=None, confidence=0.9)
     add("DNS checks fail during WireGuard reconnects", category="remediation", confidence=0.6)
     response = client.get("/memories")
     assert response.status_code == 200
     html = response.text
-    for heading in ("Service", "Category", "Observation", "Confidence", "Status", "Updated", "Source"):
+    for heading in ("Memory", "Confidence"):
         assert f"<th>{heading}</th>" in html
-    assert "jellyfin" in html and "general" in html
-    assert "Takes 60s to start after restart" in html
-    assert re.search(r'<meter[^>]*value="0.9"', html) and "<output>0.90</output>" in html
-    assert "operator" in html
+    row = html[html.index(f'id="memory-{jellyfin.id}"'):]
+    row = row[:row.index("</tr>")]
+    assert '<strong class="service">jellyfin</strong>' in row and '<span class="badge">timing</span>' in row
+    assert "in the prompt" in row and "operator" in row and "just now" in row
+    assert '<p class="observation">Takes 60s to start after restart</p>' in row
+    assert re.search(r'<input type="range"[^>]*value="0.90"', row)
+    assert f'<output for="confidence-{jellyfin.id}">0.90' in row
+    assert "<meter" not in html  # one confidence control, not a bar and a slider
+    assert '<em class="service muted">general</em>' in html
     assert 'aria-current="page">Memories' in html
 
 
@@ -203,7 +209,7 @@ def test_confidence_clamped_to_valid_range(client):
     response = client.put(f"/memories/{memory.id}", data={"confidence": "1.5"}, headers=HX)
     assert response.status_code == 200
     assert fetch(memory.id).confidence == 1.0
-    assert "<output>1.00</output>" in response.text
+    assert f'<output for="confidence-{memory.id}">1.00</output>' in response.text
 
 
 def test_edit_memory_observation(client):

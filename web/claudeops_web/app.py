@@ -25,7 +25,7 @@ from claudeops_web.contributions import collect_contributions
 from claudeops_web.csrf import CSRFUnlessBearerMiddleware, csrf_config, load_or_create_secret
 from claudeops_web.hosts import LoopbackHostMiddleware
 from claudeops_web.openapi import MiddlewareErrorResponses
-from claudeops_web.rendering import handle_http_exception, handle_internal_error
+from claudeops_web.rendering import handle_http_exception, handle_internal_error, handle_undecodable_body
 from claudeops_web.templating import build_environment
 
 API_PATH = "/api/v1"
@@ -45,16 +45,20 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
         "auth_enabled": web.auth_enabled,
         "version": __version__,
     })
-    html = Router("/", route_handlers=[auth.login_form, auth.login, auth.logout, *contributions.routes],
-                  include_in_schema=False)
-    json_api = Router(API_PATH, route_handlers=contributions.api_routes)
     secret = load_or_create_secret(app.state_dir)
+    sessions = auth.LoginSessions(settings.token, secret, settings.port)
+    throttle = auth.LoginThrottle()
+    html = Router("/", route_handlers=[auth.login_form, auth.login, auth.logout, *contributions.routes],
+                  include_in_schema=False,
+                  dependencies={"login_sessions": Provide(lambda: sessions, use_cache=True, sync_to_thread=False),
+                                "login_throttle": Provide(lambda: throttle, use_cache=True, sync_to_thread=False)})
+    json_api = Router(API_PATH, route_handlers=contributions.api_routes)
     return Litestar(
         route_handlers=[html, json_api, *assets.static_routes(htmx, contributions.static_dirs)],
         plugins=[HTMXPlugin(), MiddlewareErrorResponses(API_PATH, token_required=bool(settings.token))],
         template_config=TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment)),
         middleware=[*([] if settings.token else [DefineMiddleware(LoopbackHostMiddleware)]),
-                    DefineMiddleware(auth.TokenAuthMiddleware, token=settings.token),
+                    DefineMiddleware(auth.TokenAuthMiddleware, sessions=sessions),
                     DefineMiddleware(CSRFUnlessBearerMiddleware, config=csrf_config(secret), token=settings.token)],
         dependencies={"web": Provide(lambda: web, use_cache=True, sync_to_thread=False)},
         exception_handlers=_exception_handlers(),
@@ -65,4 +69,5 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
 
 
 def _exception_handlers() -> dict[Any, Any]:
-    return {HTTPException: handle_http_exception, Exception: handle_internal_error}
+    return {HTTPException: handle_http_exception, UnicodeDecodeError: handle_undecodable_body,
+            Exception: handle_internal_error}

@@ -1,14 +1,25 @@
 """Token authentication: with ``web.token`` set, every request must carry it.
 
-Browsers log in once through a form and then carry a cookie derived from the token (never the
-token itself); scripts send ``Authorization: Bearer <token>``. The login page and static files
-stay public so the form can be shown and styled.
+Browsers log in once through a form and then carry a session cookie (never the token itself);
+scripts send ``Authorization: Bearer <token>``. The login page and static files stay public so
+the form can be shown and styled.
+
+Cookies are not scoped by port: a browser sends the dashboard's cookie to every service on the
+same host name. So the session cookie is bound to this dashboard: its name carries the port, and
+its value is signed with a secret of the installation (the state directory's), the token, the port
+and the time it was issued. Another service that sees the cookie learns nothing about the token
+and cannot use it on another port; it expires after :data:`SESSION_DAYS` whatever the browser
+does; changing the token ends every session. Failed logins are limited per client
+(:class:`LoginThrottle`) so the token cannot be guessed through the form.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import time
+from collections import deque
+from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
@@ -27,42 +38,114 @@ if TYPE_CHECKING:
     from litestar.types import ASGIApp, Receive, Scope, Send
 
 SESSION_COOKIE = "claudeops_session"
+"""The session cookie's name before its port: ``claudeops_session_8080``."""
 SESSION_DAYS = 30
+CLOCK_SKEW_SECONDS = 60
 PUBLIC_PREFIXES = ("/login", "/static/")
 LOGIN_PATH = "/login"
+LOGIN_ATTEMPTS = 5
+"""Failed logins a client may make per :data:`LOGIN_WINDOW_SECONDS`; the next is answered 429."""
+LOGIN_WINDOW_SECONDS = 60
 
 
-def session_value(token: str) -> str:
-    """The cookie value for a logged-in browser: a keyed hash, so the token never sits in a cookie."""
-    return hmac.new(token.encode(), b"claudeops web session", hashlib.sha256).hexdigest()
+def same_text(given: str, expected: str) -> bool:
+    """Constant-time comparison that also accepts non-ASCII input (``hmac.compare_digest`` raises on it)."""
+    return hmac.compare_digest(given.encode(), expected.encode())
+
+
+@dataclass(frozen=True)
+class LoginSessions:
+    """Issues and checks the session cookies of one dashboard: its token, secret and port."""
+
+    token: str
+    secret: str
+    port: int
+
+    @property
+    def cookie_name(self) -> str:
+        return f"{SESSION_COOKIE}_{self.port}"
+
+    def issue(self, now: float | None = None) -> str:
+        """A new cookie value: when it was issued, and the signature binding it to this dashboard."""
+        issued = int(time.time() if now is None else now)
+        return f"{issued}.{self._signature(issued)}"
+
+    def accepts(self, value: str, now: float | None = None) -> bool:
+        """True for a value this dashboard issued less than :data:`SESSION_DAYS` ago."""
+        issued_text, _, signature = value.partition(".")
+        if not issued_text.isdigit() or not self.token:
+            return False
+        issued = int(issued_text)
+        age = (time.time() if now is None else now) - issued
+        if not -CLOCK_SKEW_SECONDS <= age <= SESSION_DAYS * 86400:
+            return False
+        return same_text(signature, self._signature(issued))
+
+    def cookie_matches(self, headers: Headers) -> bool:
+        """True when the request carries a valid session cookie of this dashboard."""
+        try:
+            morsel = SimpleCookie(headers.get("cookie", "")).get(self.cookie_name)
+        except CookieError:
+            return False
+        return morsel is not None and self.accepts(morsel.value)
+
+    def _signature(self, issued: int) -> str:
+        key = f"{self.secret}|{self.token}".encode()
+        return hmac.new(key, f"claudeops web session|{self.port}|{issued}".encode(), hashlib.sha256).hexdigest()
+
+
+@dataclass
+class LoginThrottle:
+    """At most :data:`LOGIN_ATTEMPTS` failed logins per client in any :data:`LOGIN_WINDOW_SECONDS`.
+
+    A sliding window kept in memory (one dashboard process). Litestar's rate limiter is not used:
+    it counts successful logins too, keeps a fixed window, and cannot answer ``Retry-After``.
+    While a client is throttled its token is not even checked, so guessing on learns nothing.
+    """
+
+    attempts: int = LOGIN_ATTEMPTS
+    window_seconds: float = LOGIN_WINDOW_SECONDS
+    failures: dict[str, deque[float]] = field(default_factory=dict)
+
+    def wait_seconds(self, client: str, now: float | None = None) -> int:
+        """How long ``client`` must wait before its next attempt (0: it may try now)."""
+        moment = time.monotonic() if now is None else now
+        self._forget_before(moment - self.window_seconds)
+        recent = self.failures.get(client)
+        if recent is None or len(recent) < self.attempts:
+            return 0
+        return max(1, int(recent[0] + self.window_seconds - moment + 0.999))
+
+    def failed(self, client: str, now: float | None = None) -> None:
+        self.failures.setdefault(client, deque()).append(time.monotonic() if now is None else now)
+
+    def _forget_before(self, cutoff: float) -> None:
+        for client in list(self.failures):
+            recent = self.failures[client]
+            while recent and recent[0] <= cutoff:
+                recent.popleft()
+            if not recent:
+                del self.failures[client]
 
 
 def bearer_matches(headers: Headers, token: str) -> bool:
     """True when the request carries ``Authorization: Bearer <token>`` with the configured token."""
     scheme, _, value = headers.get("authorization", "").partition(" ")
-    return bool(token) and scheme.lower() == "bearer" and hmac.compare_digest(value.strip(), token)
-
-
-def cookie_matches(headers: Headers, token: str) -> bool:
-    """True when the request carries the session cookie of the configured token."""
-    try:
-        morsel = SimpleCookie(headers.get("cookie", "")).get(SESSION_COOKIE)
-    except CookieError:
-        return False
-    return bool(token) and morsel is not None and hmac.compare_digest(morsel.value, session_value(token))
+    return bool(token) and scheme.lower() == "bearer" and same_text(value.strip(), token)
 
 
 class TokenAuthMiddleware:
     """Reject requests without the token; a no-op when no token is configured."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp, sessions: LoginSessions) -> None:
         self.app = app
-        self.token = token
+        self.sessions = sessions
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.token and scope["type"] == ScopeType.HTTP and not scope["path"].startswith(PUBLIC_PREFIXES):
+        token = self.sessions.token
+        if token and scope["type"] == ScopeType.HTTP and not scope["path"].startswith(PUBLIC_PREFIXES):
             headers = Headers.from_scope(scope)
-            if not (bearer_matches(headers, self.token) or cookie_matches(headers, self.token)):
+            if not (bearer_matches(headers, token) or self.sessions.cookie_matches(headers)):
                 raise NotAuthorizedException("this dashboard needs its access token (web.token)")
         await self.app(scope, receive, send)
 
@@ -83,25 +166,32 @@ def safe_next(target: str | None) -> str:
 @get(LOGIN_PATH, name="login", sync_to_thread=False, include_in_schema=False)
 def login_form(next_page: Annotated[str | None, QueryParameter(name="next")] = None) -> Template:
     """The login form (public)."""
-    return Template("web/login.html", context={"next_page": safe_next(next_page), "failed": False})
+    return Template("web/login.html", context={"next_page": safe_next(next_page), "failed": False, "wait": 0})
 
 
 @post(LOGIN_PATH, sync_to_thread=False, include_in_schema=False, status_code=303)
 def login(request: Request[Any, Any, Any], web: NamedDependency[WebContext],
+          login_sessions: NamedDependency[LoginSessions], login_throttle: NamedDependency[LoginThrottle],
           data: Annotated[dict[str, str], Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Redirect | Template:
     """Check the submitted token; on success set the session cookie and go where the user wanted."""
+    next_page = safe_next(data.get("next"))
+    client = request.client.host if request.client else "unknown"
+    wait = login_throttle.wait_seconds(client)
+    if wait:
+        return Template("web/login.html", status_code=429, headers={"Retry-After": str(wait)},
+                        context={"next_page": next_page, "failed": False, "wait": wait})
     token = web.settings.token
-    submitted = data.get("token", "")
-    if not token or not hmac.compare_digest(submitted, token):
+    if not token or not same_text(data.get("token", ""), token):
+        login_throttle.failed(client)
         return Template("web/login.html", status_code=401,
-                        context={"next_page": safe_next(data.get("next")), "failed": True})
-    cookie = Cookie(key=SESSION_COOKIE, value=session_value(token), httponly=True, samesite="lax",
+                        context={"next_page": next_page, "failed": True, "wait": 0})
+    cookie = Cookie(key=login_sessions.cookie_name, value=login_sessions.issue(), httponly=True, samesite="lax",
                     secure=request.url.scheme == "https", max_age=SESSION_DAYS * 86400, path="/")
-    return Redirect(safe_next(data.get("next")), cookies=[cookie], status_code=303)
+    return Redirect(next_page, cookies=[cookie], status_code=303)
 
 
 @post("/logout", sync_to_thread=False, include_in_schema=False, status_code=303)
-def logout() -> Redirect:
+def logout(login_sessions: NamedDependency[LoginSessions]) -> Redirect:
     """Forget the session cookie."""
-    return Redirect(LOGIN_PATH, cookies=[Cookie(key=SESSION_COOKIE, value="", max_age=0, path="/")],
+    return Redirect(LOGIN_PATH, cookies=[Cookie(key=login_sessions.cookie_name, value="", max_age=0, path="/")],
                     status_code=303)

@@ -1,10 +1,14 @@
 """CSRF protection for every state-changing request, except API calls carrying the bearer token.
 
-Litestar's ``CSRFMiddleware`` (double submit: cookie ``csrftoken`` + header ``x-csrftoken`` or
-form field ``_csrf_token``) only knows path and per-handler exclusions. A script that proves
-itself with the bearer token cannot be a forged browser request (browsers never add that
-header on their own), so this wrapper lets such requests through and hands the rest to
-Litestar's middleware.
+Two checks, both needed: the request must come from the dashboard's own origin
+(:mod:`claudeops_web.origin`), and it must carry the CSRF token (Litestar's ``CSRFMiddleware``,
+double submit: cookie ``csrftoken`` + header ``x-csrftoken`` or form field ``_csrf_token``).
+The cookie is ``HttpOnly``: the token reaches the page inside it (``csrf_token()`` in
+``base.html`` and every form), so a script of another port on the same host, which shares the
+cookie jar, cannot read it. Litestar's middleware only knows path and per-handler exclusions; a
+script that proves itself with the bearer token cannot be a forged browser request (browsers
+never add that header on their own), so this wrapper lets such requests through and hands the
+rest to the checks.
 
 The signing secret is kept in the state directory: a secret that changed on every restart would
 leave browsers holding a cookie no form could ever match again.
@@ -20,9 +24,11 @@ from typing import TYPE_CHECKING
 from litestar.config.csrf import CSRFConfig
 from litestar.datastructures import Headers
 from litestar.enums import ScopeType
+from litestar.exceptions import PermissionDeniedException
 from litestar.middleware.csrf import CSRFMiddleware
 
 from claudeops_web.auth import bearer_matches
+from claudeops_web.origin import cross_origin_problem
 
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Receive, Scope, Send
@@ -48,11 +54,12 @@ def load_or_create_secret(state_dir: Path) -> str:
 
 
 def csrf_config(secret: str) -> CSRFConfig:
-    return CSRFConfig(secret=secret, cookie_name="csrftoken", header_name="x-csrftoken", cookie_samesite="lax")
+    return CSRFConfig(secret=secret, cookie_name="csrftoken", header_name="x-csrftoken", cookie_samesite="lax",
+                      cookie_httponly=True)
 
 
 class CSRFUnlessBearerMiddleware:
-    """Litestar's CSRF check, skipped for requests authenticated by the bearer token."""
+    """The same-origin and CSRF checks, skipped for requests authenticated by the bearer token."""
 
     def __init__(self, app: ASGIApp, config: CSRFConfig, token: str) -> None:
         self.app = app
@@ -60,7 +67,12 @@ class CSRFUnlessBearerMiddleware:
         self.csrf = CSRFMiddleware(app, config)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.token and scope["type"] == ScopeType.HTTP and bearer_matches(Headers.from_scope(scope), self.token):
-            await self.app(scope, receive, send)
-            return
+        if scope["type"] == ScopeType.HTTP:
+            headers = Headers.from_scope(scope)
+            if self.token and bearer_matches(headers, self.token):
+                await self.app(scope, receive, send)
+                return
+            problem = cross_origin_problem(scope["method"], headers, scope["scheme"])
+            if problem:
+                raise PermissionDeniedException(problem)
         await self.csrf(scope, receive, send)

@@ -32,8 +32,9 @@ class ApiError:
 UNAUTHORIZED = ResponseSpec(ApiError, generate_examples=False,
                             description="No valid token: send 'Authorization: Bearer <web.token>'")
 CSRF_REFUSED = ResponseSpec(ApiError, generate_examples=False,
-                            description="CSRF check failed: send the csrftoken cookie's value as x-csrftoken "
-                                        "(requests with the bearer token are exempt)")
+                            description="Sent by a page of another origin, or the CSRF check failed: send the "
+                                        "csrftoken cookie's value as x-csrftoken (requests with the bearer token "
+                                        "are exempt from both)")
 
 
 class MiddlewareErrorResponses(ReceiveRoutePlugin):

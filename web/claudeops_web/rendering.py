@@ -20,6 +20,7 @@ from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import RouteHandlerType
+from litestar.utils.scope.state import ScopeState
 
 from claudeops_web.auth import login_location
 
@@ -121,6 +122,21 @@ def handle_internal_error(request: Request[Any, Any, Any], exc: Exception) -> Re
     internal = HTTPException(status_code=HTTP_500_INTERNAL_SERVER_ERROR,
                              detail=f"internal error ({type(exc).__name__}); see the server log")
     return handle_http_exception(request, internal)
+
+
+def handle_undecodable_body(request: Request[Any, Any, Any], exc: UnicodeDecodeError) -> Response[Any]:
+    """A request body that is not UTF-8 is the client's mistake: a 400 naming the first bad byte.
+
+    Litestar decodes a JSON body only when the handler asks for it, and lets the decoder's
+    ``UnicodeDecodeError`` escape; any other ``UnicodeDecodeError`` is still a bug of ours (500).
+    """
+    body = ScopeState.from_scope(request.scope).body
+    if isinstance(body, bytes) and exc.object and exc.object in body:
+        offset = body.find(exc.object) + exc.start
+        problem = ValidationException(f"the request body is not UTF-8 text (byte 0x{body[offset]:02x} at offset "
+                                      f"{offset}); send it encoded as UTF-8")
+        return handle_http_exception(request, problem)
+    return handle_internal_error(request, exc)
 
 
 @contextmanager

@@ -9,6 +9,13 @@ from claudeops import setting
 
 MIN_TOKEN_LENGTH = 16
 """A token shorter than this is guessable over a network; refusing it is cheaper than a breach."""
+MIN_TOKEN_GUESSES_LOG10 = 12
+"""A token zxcvbn can guess in fewer than 10^12 tries (about 40 bits) is refused: repeats
+(``aaaaaaaaaaaaaaaa``), sequences, keyboard rows and words are found long before that. With
+login attempts limited to 5 a minute per client, 10^12 guesses take longer than anyone waits,
+and the session cookie cannot be used to test guesses offline (it is signed with a secret of
+the installation). ``secrets.token_urlsafe(32)`` scores 10^43."""
+MAKE_A_TOKEN = "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
 
 
 @dataclass
@@ -43,11 +50,25 @@ def binding_problem(settings: WebSettings) -> str | None:
         return f"web.page_size must be at least 1, not {settings.page_size}"
     if settings.poll_seconds < 1:
         return f"web.poll_seconds must be at least 1, not {settings.poll_seconds}"
-    if settings.token and len(settings.token) < MIN_TOKEN_LENGTH:
-        return (f"web.token is too short ({len(settings.token)} characters, at least {MIN_TOKEN_LENGTH}); "
-                "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'")
+    if settings.token:
+        problem = token_weakness(settings.token)
+        if problem:
+            return problem
     if not is_loopback(settings.host) and not settings.token:
         return (f"refusing to serve the dashboard on {settings.host} without a token: anyone who can reach it "
                 "could edit the agent's memory. Set web.token in config.toml or CLAUDEOPS_WEB_TOKEN, "
                 "or bind to 127.0.0.1")
+    return None
+
+
+def token_weakness(token: str) -> str | None:
+    """Why ``token`` is too easy to guess to protect the dashboard, or None when it is not."""
+    if len(token) < MIN_TOKEN_LENGTH:
+        return f"web.token is too short ({len(token)} characters, at least {MIN_TOKEN_LENGTH}); {MAKE_A_TOKEN}"
+    from zxcvbn import zxcvbn  # imported here: only `claudeops web` with a token pays for its word lists
+
+    guesses_log10 = zxcvbn(token)["guesses_log10"]
+    if guesses_log10 < MIN_TOKEN_GUESSES_LOG10:
+        return (f"web.token is too easy to guess (about 10^{guesses_log10:.0f} guesses, at least "
+                f"10^{MIN_TOKEN_GUESSES_LOG10} needed: no repeats, sequences or words); {MAKE_A_TOKEN}")
     return None

@@ -143,12 +143,12 @@ def delete_memory(memory_id: FromPath[int]) -> None:
             raise NotFoundException(f"no memory with id {memory_id}")
 
 
-@post("/memories/delete", sync_to_thread=True, status_code=200, tags=["memories"])
+@post("/memories/delete", sync_to_thread=True, status_code=200, tags=["memories"], raises=[NotFoundException])
 def delete_memories(data: JSONBody[MemoryIds]) -> Affected:
-    """Delete several memories permanently; ``count`` says how many existed."""
+    """Delete several memories permanently, all or none: an unknown id is a 404 naming it, and nothing is deleted."""
     wanted = forms.parse_ids(data.ids)
-    with db.connection_context():
-        return Affected(repository.delete_memories(wanted))
+    with db.connection_context(), operator_errors():
+        return Affected(repository.delete_all_or_none(wanted))
 
 
 @post("/memories/adjust-confidence", sync_to_thread=True, status_code=200, tags=["memories"])

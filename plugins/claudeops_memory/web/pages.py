@@ -67,10 +67,12 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
                   category: Annotated[str | None, QueryParameter()] = None,
                   show: Annotated[str | None, QueryParameter()] = None,
                   page_number: Annotated[int, QueryParameter(name="page", ge=1)] = 1,
-                  added: Annotated[int | None, QueryParameter()] = None) -> Template:
+                  added: Annotated[int | None, QueryParameter()] = None,
+                  deleted: Annotated[int | None, QueryParameter()] = None) -> Template:
     """All memories, filterable by service (``general`` included), category and active state.
 
-    ``added`` names a memory just added through the form: its row is highlighted.
+    ``added`` names a memory just added through the form: its row is highlighted. ``deleted``
+    names one just deleted from its own page, for the notice that says so.
     """
     chosen = (forms.service_filter(service), forms.category_filter(category), forms.show_filter(show))
     with db.connection_context():
@@ -79,6 +81,7 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
             context["services"] = repository.list_services()
     context["default_confidence"] = _settings(web).default_confidence
     context["added"] = added
+    context["deleted"] = deleted
     return page(request, "memories/page.html", "memories/partials/table.html", context)
 
 
@@ -136,10 +139,36 @@ def memory_row(web: NamedDependency[WebContext], memory_id: FromPath[int]) -> Te
 
 
 @get("/memories/{memory_id:int}/edit", sync_to_thread=True)
-def memory_editor(web: NamedDependency[WebContext], memory_id: FromPath[int]) -> Template:
-    """One row with its observation in a text area (inline edit)."""
+def memory_editor(request: HTMXRequest, web: NamedDependency[WebContext], memory_id: FromPath[int],
+                  saved: Annotated[bool, QueryParameter()] = False) -> Template:
+    """The inline editor (one row, its observation in a text area) for htmx; for any other request
+    the memory's own page, whose plain forms save and delete it without JavaScript."""
     with db.connection_context():
-        return _row(web, _existing(memory_id), editing=True)
+        memory = _existing(memory_id)
+        context = {"memory": memory, "status": _statuses(web, [memory])[memory.id],
+                   "min_confidence": _settings(web).min_confidence, "editing": True, "saved": saved}
+    return page(request, "memories/edit.html", "memories/partials/row.html", context)
+
+
+@post("/memories/{memory_id:int}/edit", sync_to_thread=True, status_code=303)
+def save_memory_form(web: NamedDependency[WebContext], memory_id: FromPath[int], data: FormData) -> Redirect:
+    """The edit page's form (no JavaScript): observation, confidence and status, then back to the page."""
+    settings = _settings(web)
+    with db.connection_context(), operator_errors():
+        repository.update_memory(memory_id, observation=forms.text_field(data, "observation"),
+                                 confidence=forms.confidence_field(data), active=forms.bool_field(data, "active"),
+                                 min_confidence=settings.min_confidence, max_chars=settings.max_observation_chars)
+    return Redirect(f"/memories/{memory_id}/edit?saved=true", status_code=303)
+
+
+@post("/memories/{memory_id:int}/delete", sync_to_thread=True, status_code=303)
+def delete_memory_form(memory_id: FromPath[int], data: FormData) -> Redirect:
+    """The edit page's delete form (no JavaScript, so no dialog: a ticked box confirms it)."""
+    if forms.text_field(data, "confirm") != "yes":
+        raise ValidationException(f"tick \"Delete memory #{memory_id} permanently\" to confirm; nothing was deleted")
+    with db.connection_context(), operator_errors():
+        repository.delete_all_or_none([memory_id])
+    return Redirect(f"/memories?deleted={memory_id}", status_code=303)
 
 
 @put("/memories/{memory_id:int}", sync_to_thread=True)
@@ -173,11 +202,11 @@ def delete_memory(memory_id: FromPath[int]) -> Response[Any]:
 @delete("/memories/bulk", sync_to_thread=True, status_code=200)
 def delete_memories(ids: Annotated[list[str] | None, QueryParameter()] = None,
                     data: JSONBody[dict[str, Any] | None] = None) -> Response[Any]:
-    """Delete the selected memories: repeated ``ids`` parameters (htmx 2 puts them in the query
-    string for DELETE) or a JSON body ``{"ids": [...]}``."""
+    """Delete the selected memories, all or none: repeated ``ids`` parameters (htmx 2 puts them in
+    the query string for DELETE) or a JSON body ``{"ids": [...]}``."""
     wanted = forms.parse_ids(forms.as_list(ids) + forms.as_list((data or {}).get("ids")))
-    with db.connection_context():
-        deleted = repository.delete_memories(wanted)
+    with db.connection_context(), operator_errors():
+        deleted = repository.delete_all_or_none(wanted)
     return _notice(f"Deleted {counted(deleted, 'memory', 'memories')}.")
 
 
@@ -202,8 +231,8 @@ def _notice(message: str) -> Response[Any]:
                     headers={CHANGED_EVENT_HEADER: CHANGED})
 
 
-ROUTES = [memories_page, create_memory, memory_row, memory_editor, update_memory, delete_memory, delete_memories,
-          adjust_memories]
+ROUTES = [memories_page, create_memory, memory_row, memory_editor, save_memory_form, delete_memory_form, update_memory,
+          delete_memory, delete_memories, adjust_memories]
 
 
 # --------------------------------------------------------------------------- overview and session page
