@@ -17,6 +17,9 @@ from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_
 from claudeops.config import Config, ConfigError, parse_flag, setting
 from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
 from claudeops.hookspecs import hookimpl
+from claudeops.inventory import KINDS as INVENTORY_KINDS
+from claudeops.inventory import Inventory, InventoryService
+from claudeops.maintenance import Pause, end_pauses, is_paused, pause_service, paused_services, pauses_in_force
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
 from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.notable import SERVICE_STATUS_OF_LEVEL, UNKNOWN_STATUS, NotableEvent, ServiceStatus
@@ -42,6 +45,7 @@ from claudeops.store import (
 )
 from claudeops.toolgate import simple_commands, without_global_options
 from claudeops.version import __version__
+from claudeops.windows import MaintenanceWindow, parse_duration, parse_window
 from claudeops.wording import counted, one_line
 
 __all__ = [
@@ -51,6 +55,7 @@ __all__ = [
     "EXIT_LOCKED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "INVENTORY_KINDS",
     "MARKER_SERVICE",
     "MAX_LINE_CHARS",
     "MAX_ROW_ID",
@@ -67,12 +72,16 @@ __all__ = [
     "EscalationRequest",
     "FakeClock",
     "Handoff",
+    "Inventory",
+    "InventoryService",
+    "MaintenanceWindow",
     "Marker",
     "MarkerRegistry",
     "MarkerType",
     "Migration",
     "NotableEvent",
     "Outcome",
+    "Pause",
     "PluginError",
     "Redaction",
     "ServiceStatus",
@@ -87,17 +96,24 @@ __all__ = [
     "counted",
     "create_frozen_tables",
     "db",
+    "end_pauses",
     "fail",
     "from_timestamp",
     "get_session_dict",
     "hookimpl",
     "insert_returning_id",
+    "is_paused",
     "is_row_id",
     "now_timestamp",
     "one_line",
     "open_store_or_fail",
+    "parse_duration",
     "parse_flag",
+    "parse_window",
     "pass_app",
+    "pause_service",
+    "paused_services",
+    "pauses_in_force",
     "plugin_failure",
     "portable_sql",
     "redact",
