@@ -23,6 +23,7 @@ from claudeops.maintenance import Pause, end_pauses, is_paused, pause_service, p
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
 from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.notable import SERVICE_STATUS_OF_LEVEL, UNKNOWN_STATUS, NotableEvent, ServiceStatus
+from claudeops.ops_dir import OpsDir, OpsDocument, read_ops_dir
 from claudeops.plugins import PluginError, plugin_failure
 from claudeops.redaction import Redaction, redact, redact_secrets
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
@@ -80,6 +81,8 @@ __all__ = [
     "MarkerType",
     "Migration",
     "NotableEvent",
+    "OpsDir",
+    "OpsDocument",
     "Outcome",
     "Pause",
     "PluginError",
@@ -116,6 +119,7 @@ __all__ = [
     "pauses_in_force",
     "plugin_failure",
     "portable_sql",
+    "read_ops_dir",
     "redact",
     "redact_secrets",
     "refuse_to_overwrite",

@@ -29,6 +29,7 @@ from claudeops.config import (
 )
 from claudeops.inventory_file import load_inventory
 from claudeops.markers import MarkerRegistry
+from claudeops.ops_dir import ops_dir_path
 from claudeops.session_rows import CORE_MIGRATIONS
 from claudeops.store import Migration, apply_migrations, migration_status, open_store
 
@@ -153,4 +154,5 @@ def _validated_config(pm: pluggy.PluginManager, raw: RawConfig, environ: Mapping
     config = build_config(raw, schemas, environ, frozenset(_section_names(not_loaded)))
     validate_core(config)
     config.inventory = load_inventory(raw, config)
+    ops_dir_path(config)  # a mistyped ops_dir stops every command, as a mistyped prompts_dir does
     return config

@@ -81,8 +81,12 @@ class Inventory:
     source: str = ""
     """Where it was read (a file path, or ``config.toml``), for messages; empty when there is none."""
     _by_alias: dict[str, InventoryService] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _dependents: dict[str, list[str]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        for service in self.services:
+            for needed in service.after:
+                self._dependents.setdefault(needed, []).append(service.name)
         for service in self.services:
             for alias in sorted(service.aliases):
                 self._by_alias.setdefault(alias, service)
@@ -122,7 +126,7 @@ class Inventory:
 
     def dependents(self, name: str) -> list[str]:
         """The services that run after ``name`` (directly), in inventory order."""
-        return [service.name for service in self.services if name in service.after]
+        return list(self._dependents.get(name, ()))
 
     def shared_causes(self) -> list[tuple[str, list[str]]]:
         """Services that others depend on, with everything that depends on them (transitively):
@@ -135,11 +139,11 @@ class Inventory:
         return sorted(found, key=lambda item: -len(item[1]))
 
     def _all_dependents(self, name: str) -> list[str]:
-        seen: list[str] = []
+        seen: set[str] = set()
         frontier = [name]
         while frontier:
-            for dependent in self.dependents(frontier.pop()):
+            for dependent in self._dependents.get(frontier.pop(), ()):
                 if dependent not in seen:
-                    seen.append(dependent)
+                    seen.add(dependent)
                     frontier.append(dependent)
         return [service.name for service in self.services if service.name in seen]
