@@ -26,6 +26,8 @@ from claudeops.notable import SERVICE_STATUS_OF_LEVEL, UNKNOWN_STATUS, NotableEv
 from claudeops.ops_dir import OpsDir, OpsDocument, read_ops_dir
 from claudeops.plugins import PluginError, plugin_failure
 from claudeops.redaction import Redaction, redact, redact_secrets
+from claudeops.runner.launch import LaunchError, RunBusy, RunOrder, StartedRun, StopRefused, start_run, stop_session
+from claudeops.runner.lock import lock_holder
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
 from claudeops.session import EscalationRequest, Handoff, Outcome, Session
 from claudeops.session_rows import STATUSES as SESSION_STATUSES
@@ -44,7 +46,7 @@ from claudeops.store import (
     portable_sql,
     write_patiently,
 )
-from claudeops.toolgate import simple_commands, without_global_options
+from claudeops.toolgate import WRITING_TOOLS, mutating_command, simple_commands, without_global_options
 from claudeops.version import __version__
 from claudeops.windows import MaintenanceWindow, parse_duration, parse_window
 from claudeops.wording import counted, one_line
@@ -64,6 +66,7 @@ __all__ = [
     "SERVICE_STATUS_OF_LEVEL",
     "SESSION_STATUSES",
     "UNKNOWN_STATUS",
+    "WRITING_TOOLS",
     "App",
     "AppState",
     "BaseModel",
@@ -75,6 +78,7 @@ __all__ = [
     "Handoff",
     "Inventory",
     "InventoryService",
+    "LaunchError",
     "MaintenanceWindow",
     "Marker",
     "MarkerRegistry",
@@ -87,9 +91,13 @@ __all__ = [
     "Pause",
     "PluginError",
     "Redaction",
+    "RunBusy",
+    "RunOrder",
     "ServiceStatus",
     "Session",
     "SessionRow",
+    "StartedRun",
+    "StopRefused",
     "StoreError",
     "__version__",
     "add_column",
@@ -107,6 +115,8 @@ __all__ = [
     "insert_returning_id",
     "is_paused",
     "is_row_id",
+    "lock_holder",
+    "mutating_command",
     "now_timestamp",
     "one_line",
     "open_store_or_fail",
@@ -127,6 +137,8 @@ __all__ = [
     "session_dicts",
     "setting",
     "simple_commands",
+    "start_run",
+    "stop_session",
     "to_timestamp",
     "unquoted",
     "utc_now",

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 SESSION_COOKIE = "claudeops_session"
 SESSION_DAYS = 30
-PUBLIC_PREFIXES = ("/login", "/static/")
+PUBLIC_PREFIXES = ("/login", "/static/", "/manifest.webmanifest")
 LOGIN_PATH = "/login"
 
 

@@ -37,11 +37,17 @@ class OverviewCard:
     ``context`` gets the :class:`~claudeops_web.context.WebContext` (settings of every plugin)
     and runs in the request's worker thread inside an open database connection, so it may query
     the store directly; keep it to a few indexed queries, the overview polls.
+
+    Placement (the host owns the layout): ``wide`` cards take the whole width, above the grid,
+    in ascending ``order`` (the service status board is one, at -10); the others fill the grid
+    below in ascending ``order`` (sessions 0, events 20, memories 30, cooldowns 40: a review
+    queue or a notifications card picks a number between).
     """
 
     template: str
     context: Callable[[Any], Mapping[str, Any]]
     order: int
+    wide: bool = False
 
 
 @dataclass(frozen=True)

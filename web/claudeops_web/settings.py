@@ -23,6 +23,10 @@ class WebSettings:
     poll_seconds: int = setting(5, "How often live pages refresh themselves, in seconds")
     htmx_path: str = setting("", "htmx.min.js to serve (empty: web/node_modules/htmx.org of the source "
                                  "checkout, installed by `npm ci --prefix web`)", env="CLAUDEOPS_HTMX_PATH")
+    run_command: list[str] = setting([], "The command Run now and alerts start, to which the dashboard adds "
+                                         "--tier, --trigger… (empty: this installation's `claudeops run`)")
+    alert_token: str = setting("", "Bearer token alert senders use on POST /api/v1/alerts (empty: web.token; "
+                                   "with neither set, every alert is refused)", secret=True)
 
 
 def is_loopback(host: str) -> bool:
@@ -43,6 +47,9 @@ def binding_problem(settings: WebSettings) -> str | None:
         return f"web.page_size must be at least 1, not {settings.page_size}"
     if settings.poll_seconds < 1:
         return f"web.poll_seconds must be at least 1, not {settings.poll_seconds}"
+    if settings.alert_token and len(settings.alert_token) < MIN_TOKEN_LENGTH:
+        return (f"web.alert_token is too short ({len(settings.alert_token)} characters, at least "
+                f"{MIN_TOKEN_LENGTH})")
     if settings.token and len(settings.token) < MIN_TOKEN_LENGTH:
         return (f"web.token is too short ({len(settings.token)} characters, at least {MIN_TOKEN_LENGTH}); "
                 "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'")
