@@ -38,7 +38,7 @@ def session(tier: int = 1, status: str = "completed", parent: int | None = None,
 def test_sidebar_lists_pages_in_order(client):
     html = client.get("/").text
     labels = re.findall(r'<li><a href="[^"]+"(?: aria-current="page")?>([^<]+)</a></li>', html)
-    assert labels == ["Overview", "Services", "Sessions", "Events", "Memories", "Cooldowns"]
+    assert labels == ["Overview", "Services", "Sessions", "Events", "Alerts", "Memories", "Cooldowns"]
 
 
 def test_pages_render_without_javascript(client):
@@ -109,7 +109,7 @@ def test_a_third_party_plugin_adds_a_page(make_dashboard, tmp_path):
     html = client.get("/tickets").text
     assert "<h1>Tickets</h1>" in html and "&lt;filed by the agent&gt;" in html
     labels = re.findall(r'<li><a href="[^"]+"(?: aria-current="page")?>([^<]+)</a></li>', html)
-    assert labels == ["Overview", "Services", "Sessions", "Events", "Memories", "Tickets", "Cooldowns"]
+    assert labels == ["Overview", "Services", "Sessions", "Events", "Alerts", "Memories", "Tickets", "Cooldowns"]
 
 
 # --------------------------------------------------------------------------- sessions

@@ -22,6 +22,7 @@ from litestar.params import Body, QueryParameter
 from litestar.response import Redirect, Template
 
 from claudeops_web.context import WebContext
+from claudeops_web.webhooks import is_verified_webhook
 
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Receive, Scope, Send
@@ -60,7 +61,8 @@ class TokenAuthMiddleware:
         self.token = token
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.token and scope["type"] == ScopeType.HTTP and not scope["path"].startswith(PUBLIC_PREFIXES):
+        if (self.token and scope["type"] == ScopeType.HTTP and not scope["path"].startswith(PUBLIC_PREFIXES)
+                and not is_verified_webhook(scope)):
             headers = Headers.from_scope(scope)
             if not (bearer_matches(headers, self.token) or cookie_matches(headers, self.token)):
                 raise NotAuthorizedException("this dashboard needs its access token (web.token)")

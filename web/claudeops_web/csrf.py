@@ -23,6 +23,7 @@ from litestar.enums import ScopeType
 from litestar.middleware.csrf import CSRFMiddleware
 
 from claudeops_web.auth import bearer_matches
+from claudeops_web.webhooks import is_verified_webhook
 
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Receive, Scope, Send
@@ -60,7 +61,8 @@ class CSRFUnlessBearerMiddleware:
         self.csrf = CSRFMiddleware(app, config)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.token and scope["type"] == ScopeType.HTTP and bearer_matches(Headers.from_scope(scope), self.token):
+        if is_verified_webhook(scope) or (self.token and scope["type"] == ScopeType.HTTP
+                                          and bearer_matches(Headers.from_scope(scope), self.token)):
             await self.app(scope, receive, send)
             return
         await self.csrf(scope, receive, send)
