@@ -59,8 +59,10 @@ class InventoryService:
 
     @property
     def aliases(self) -> frozenset[str]:
-        """Every word a command may name it by (canonical spelling): its name, container, unit."""
+        """Every word a command may name it by (canonical spelling): its name, container, unit, a VM's host."""
         words = {self.name, canonical_service(self.runtime_name)}
+        if self.kind == "vm" and not self.is_local:  # a virtual machine is its host: ssh to it acts on it
+            words.add(canonical_service(self.host.rpartition("@")[2].split(":")[0].strip("[]")))
         words |= {word.removesuffix(SYSTEMD_SUFFIX) for word in words}
         return frozenset(word for word in words if word)
 
