@@ -16,6 +16,9 @@ from pathlib import Path
 
 from claudeops.config import Config, ConfigError
 
+PACKAGE_DIR = Path(__file__).parent
+PACKAGED_OPS = PACKAGE_DIR / "_shipped" / "ops"
+SOURCE_OPS = PACKAGE_DIR.parent / "examples" / "ops"
 OVERVIEW_FILE = "CLAUDEOPS.md"
 CHECKS_DIR = "checks"
 PLAYBOOKS_DIR = "playbooks"
@@ -50,6 +53,11 @@ class OpsDir:
     @property
     def documents(self) -> tuple[OpsDocument, ...]:
         return (*([self.overview] if self.overview else []), *self.checks, *self.playbooks)
+
+
+def starter_ops_dir() -> Path:
+    """The starter checks and playbooks that ship with claudeops (``claudeops init`` copies them)."""
+    return PACKAGED_OPS if PACKAGED_OPS.is_dir() else SOURCE_OPS
 
 
 def ops_dir_path(config: Config) -> Path | None:
