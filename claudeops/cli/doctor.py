@@ -85,8 +85,8 @@ def check_inventory(config: Config) -> Iterator[Check]:
                                     "environment settings (claudeops init writes one)", warning=True))
     ops = read_ops_dir(config)
     if ops is not None:
-        yield Check("ops dir", True, f"{ops.path}: {counted(len(ops.checks), 'check')}, {counted(len(ops.playbooks), 'playbook')}"
-                                     + (", CLAUDEOPS.md" if ops.overview else ""))
+        found = [counted(len(ops.checks), "check"), counted(len(ops.playbooks), "playbook")]
+        yield Check("ops dir", True, f"{ops.path}: {', '.join(found)}" + (", CLAUDEOPS.md" if ops.overview else ""))
         yield from (Check("ops dir", True, problem, warning=True) for problem in ops.problems)
 
 

@@ -183,7 +183,8 @@ def test_doctor_counts_the_inventory_and_warns_of_a_playbook_without_a_tier(tmp_
     lines = invoke("doctor", app=app).output.splitlines()
     assert f"ok   inventory: 1 service from {tmp_path / 'config.toml'}" in lines
     assert f"ok   ops dir: {ops}: 0 checks, 1 playbook" in lines
-    assert f"warn ops dir: {ops / 'playbooks' / 'reboot.md'}: states no tier (add a line 'Tier: 2' or 'Tier: 3')" in lines
+    reboot = ops / "playbooks" / "reboot.md"
+    assert f"warn ops dir: {reboot}: states no tier (add a line 'Tier: 2' or 'Tier: 3')" in lines
 
 
 def test_doctor_reports_a_broken_config_instead_of_crashing():
