@@ -63,3 +63,22 @@ def test_a_service_page_shows_how_it_runs_and_what_needs_it(app, dashboard):
     assert "<code>postgres-16</code>" in html and 'href="/services/nextcloud">nextcloud</a>' in html
     assert "<code>0 3 * * sun 2h</code>" in html and 'name="service" value="postgres"' in html
     assert dashboard.get("/services/nope").status_code == 404
+
+
+def test_events_memories_and_cooldowns_link_services_and_flag_the_unknown(app, make_session, feed_text, dashboard,
+                                                                         make_claudeops_app, config_file):
+    feed_text(make_session(), "[EVENT:warning:jellyfin.service] slow\n[EVENT:info:jelyfin] typo")
+    html = dashboard.get("/events").text
+    assert '<a href="/services/jellyfin">jellyfin.service</a></td>' in html
+    assert ('<a href="/services/jelyfin">jelyfin</a> <span class="stranger" title="not declared in the service '
+            'inventory">not in the inventory</span>') in html
+
+
+def test_without_an_inventory_nothing_is_flagged(make_claudeops_app, make_session, feed_text):
+    from claudeops_web import create_app
+    from litestar.testing import TestClient
+
+    app = make_claudeops_app({"CLAUDEOPS_CONFIG": ""})
+    feed_text(make_session(app=app), "[EVENT:info:anything] fine", app=app)
+    with TestClient(app=create_app(app), base_url="http://127.0.0.1:8080") as client:
+        assert "not in the inventory" not in client.get("/events").text

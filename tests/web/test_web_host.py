@@ -158,7 +158,7 @@ def test_running_session_polls_for_new_transcript_lines(client, tmp_path):
     row = session(status="running", transcript_path=str(transcript))
     html = client.get(f"/sessions/{row.id}").text
     offset = len("".join(lines[:3]).encode())
-    assert f'hx-get="/sessions/{row.id}/transcript?offset={offset}" hx-trigger="every 2s"' in html
+    assert f'hx-get="/sessions/{row.id}/transcript?offset={offset}" hx-trigger="every 1s"' in html
     assert f'hx-get="/sessions/{row.id}" hx-trigger="every 5s"' in html
     transcript.write_text("".join(lines))
     tail = client.get(f"/sessions/{row.id}/transcript?offset={offset}", headers=HX).text

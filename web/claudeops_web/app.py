@@ -30,6 +30,7 @@ from claudeops_web.csrf import CSRFUnlessBearerMiddleware, csrf_config, load_or_
 from claudeops_web.hosts import LoopbackHostMiddleware
 from claudeops_web.openapi import MiddlewareErrorResponses
 from claudeops_web.rendering import handle_http_exception, handle_internal_error
+from claudeops_web.service_links import service_ref
 from claudeops_web.templating import build_environment
 from claudeops_web.webhooks import WebhookAuthMiddleware
 
@@ -49,6 +50,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
         "htmx_url": assets.HTMX_URL if htmx else None,
         "auth_enabled": web.auth_enabled,
         "version": __version__,
+        "service_ref": partial(service_ref, app.config.inventory),
     })
     html = Router("/", route_handlers=[auth.login_form, auth.login, auth.logout, *contributions.routes],
                   include_in_schema=False)
