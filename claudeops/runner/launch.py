@@ -27,6 +27,7 @@ from typing import IO
 
 from claudeops.config import Config
 from claudeops.exit_codes import EXIT_LOCKED
+from claudeops.redaction import redact
 from claudeops.runner.lock import lock_holder, run_domain
 from claudeops.session_rows import SessionRow, get_session_dict
 
@@ -66,13 +67,15 @@ class RunOrder:
     alerts: tuple[str, ...] = ()
 
     def arguments(self) -> list[str]:
+        """The options, the operator's and the alerts' text redacted already: a command line is
+        visible to every local user (``ps``), so a pasted token must not reach it."""
         words = ["--tier", str(self.tier), "--trigger", self.trigger, "--announce"]
         if self.trigger_source:
             words += ["--trigger-source", self.trigger_source]
         if self.operator_request and self.operator_request.strip():
-            words += ["--request", self.operator_request.strip()]
+            words += ["--request", redact(self.operator_request.strip())]
         for alert in self.alerts:
-            words += ["--alert", alert]
+            words += ["--alert", redact(alert)]
         return words
 
 

@@ -81,3 +81,15 @@ def test_a_dashboard_that_stopped_mid_start_puts_its_alerts_back(app):
     AlertRow.update(state="starting").execute()
     assert queue.recover_unstarted() == 1
     assert AlertRow.get().state == "queued"
+
+
+def test_a_run_that_cannot_start_leaves_the_alerts_queued(app):
+    import pytest
+
+    from claudeops import LaunchError
+
+    receive(app, "generic")
+    broken = [sys.executable, "-c", "import sys; sys.stderr.write('claudeops: error: no credentials\\n'); sys.exit(2)"]
+    with pytest.raises(LaunchError, match="no credentials"):
+        queue.dispatch_queued(app.config, broken)
+    assert [row.state for row in AlertRow.select()] == ["queued"]

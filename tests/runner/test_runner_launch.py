@@ -69,6 +69,13 @@ def test_the_order_becomes_run_options():
                                  "alertmanager", "--request", "look", "--alert", "[firing] a", "--alert", "[firing] b"]
 
 
+def test_a_secret_in_the_request_never_reaches_the_command_line():
+    order = RunOrder(operator_request="try token ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+                     alerts=("[firing] generic: leak (x): password=hunter2hunter2 in the log",))
+    line = " ".join(order.arguments())
+    assert "ghp_16C7e42F292c6912E7710c838347Ae178B4a" not in line and "hunter2hunter2" not in line
+
+
 def test_the_operators_request_comes_last_quoted_and_redacted(full_app):
     why = run_reasons("Check jellyfin\nmy key is sk-ant-api03-AbCdEf0123456789_-xyzXYZ", ())
     prompt = load_tier_prompt(full_app.config, 1, full_app.markers, why=why)
