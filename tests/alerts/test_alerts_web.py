@@ -37,6 +37,16 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def resolved(name: str) -> dict:
+    """A body that is recorded but starts no run, for the tests of who may post."""
+    payload = body(name)
+    if name == "uptime-kuma":
+        payload["heartbeat"]["status"] = 1
+    else:
+        payload["status"] = "resolved"
+    return payload
+
+
 def test_without_any_token_configured_every_alert_is_refused(dashboard):
     with dashboard() as client:
         response = client.post("/api/v1/alerts", json=body("generic"), headers=bearer("anything"))
@@ -54,22 +64,23 @@ def test_an_alert_without_the_token_is_refused(dashboard):
 
 def test_the_alert_token_opens_the_webhook_and_nothing_else(dashboard):
     with dashboard(CLAUDEOPS_WEB_ALERT_TOKEN=ALERT_TOKEN, CLAUDEOPS_WEB_TOKEN=WEB_TOKEN) as client:
-        response = client.post("/api/v1/alerts", json=body("uptime-kuma"), headers=bearer(ALERT_TOKEN))
+        response = client.post("/api/v1/alerts", json=resolved("uptime-kuma"), headers=bearer(ALERT_TOKEN))
         assert response.status_code == 202
-        assert [alert["services"] for alert in response.json()["alerts"]] == [["nextcloud"]]
+        assert [(alert["services"], alert["state"]) for alert in response.json()["alerts"]] == [(["nextcloud"],
+                                                                                                 "resolved")]
         assert client.get("/api/v1/sessions", headers=bearer(ALERT_TOKEN)).status_code == 401
 
 
 def test_the_web_token_works_too_and_no_csrf_or_loopback_name_is_needed(dashboard):
     with dashboard(CLAUDEOPS_WEB_TOKEN=WEB_TOKEN) as client:
-        response = client.post("/api/v1/alerts", json=body("generic"),
+        response = client.post("/api/v1/alerts", json=resolved("generic"),
                                headers={**bearer(WEB_TOKEN), "Host": "homelab.example:8080"})
     assert response.status_code == 202
 
 
 def test_a_webhook_from_another_host_name_needs_its_token_even_on_loopback(dashboard):
     with dashboard(CLAUDEOPS_WEB_ALERT_TOKEN=ALERT_TOKEN) as client:
-        allowed = client.post("/api/v1/alerts", json=body("generic"),
+        allowed = client.post("/api/v1/alerts", json=resolved("generic"),
                               headers={**bearer(ALERT_TOKEN), "Host": "monitoring.lan:8080"})
         pages = client.get("/", headers={"Host": "monitoring.lan:8080"})
     assert allowed.status_code == 202 and pages.status_code == 400
