@@ -27,11 +27,17 @@ from claudeops.config import Config, ConfigError, parse_flag, setting
 from claudeops.encoding import bytes_problem, text_problem
 from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
 from claudeops.hookspecs import hookimpl
+from claudeops.inventory import KINDS as INVENTORY_KINDS
+from claudeops.inventory import Inventory, InventoryService
+from claudeops.maintenance import Pause, end_pauses, is_paused, pause_service, paused_services, pauses_in_force
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
 from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.notable import SERVICE_STATUS_OF_LEVEL, UNKNOWN_STATUS, NotableEvent, ServiceStatus
+from claudeops.ops_dir import OpsDir, OpsDocument, read_ops_dir
 from claudeops.plugins import PluginError, plugin_failure
 from claudeops.redaction import Redaction, redact, redact_secrets
+from claudeops.runner.launch import LaunchError, RunBusy, RunOrder, StartedRun, StopRefused, start_run, stop_session
+from claudeops.runner.lock import lock_holder
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
 from claudeops.session import EscalationRequest, Handoff, Outcome, Session
 from claudeops.session_rows import STATUSES as SESSION_STATUSES
@@ -50,8 +56,9 @@ from claudeops.store import (
     portable_sql,
     write_patiently,
 )
-from claudeops.toolgate import simple_commands, without_global_options
+from claudeops.toolgate import WRITING_TOOLS, mutating_command, simple_commands, without_global_options
 from claudeops.version import __version__
+from claudeops.windows import MaintenanceWindow, parse_duration, parse_window
 from claudeops.wording import counted, one_line
 
 __all__ = [
@@ -61,6 +68,7 @@ __all__ = [
     "EXIT_LOCKED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "INVENTORY_KINDS",
     "MARKER_SERVICE",
     "MAX_LINE_CHARS",
     "MAX_ROW_ID",
@@ -68,6 +76,7 @@ __all__ = [
     "SERVICE_STATUS_OF_LEVEL",
     "SESSION_STATUSES",
     "UNKNOWN_STATUS",
+    "WRITING_TOOLS",
     "App",
     "AppState",
     "BaseModel",
@@ -77,17 +86,28 @@ __all__ = [
     "EscalationRequest",
     "FakeClock",
     "Handoff",
+    "Inventory",
+    "InventoryService",
+    "LaunchError",
+    "MaintenanceWindow",
     "Marker",
     "MarkerRegistry",
     "MarkerType",
     "Migration",
     "NotableEvent",
+    "OpsDir",
+    "OpsDocument",
     "Outcome",
+    "Pause",
     "PluginError",
     "Redaction",
+    "RunBusy",
+    "RunOrder",
     "ServiceStatus",
     "Session",
     "SessionRow",
+    "StartedRun",
+    "StopRefused",
     "StoreError",
     "UsageProblem",
     "__version__",
@@ -101,19 +121,29 @@ __all__ = [
     "create_frozen_tables",
     "db",
     "echo_listing",
+    "end_pauses",
     "fail",
     "from_timestamp",
     "get_session_dict",
     "hookimpl",
     "insert_returning_id",
+    "is_paused",
     "is_row_id",
+    "lock_holder",
+    "mutating_command",
     "now_timestamp",
     "one_line",
     "open_store_or_fail",
+    "parse_duration",
     "parse_flag",
+    "parse_window",
     "pass_app",
+    "pause_service",
+    "paused_services",
+    "pauses_in_force",
     "plugin_failure",
     "portable_sql",
+    "read_ops_dir",
     "redact",
     "redact_secrets",
     "refuse_to_overwrite",
@@ -121,6 +151,8 @@ __all__ = [
     "session_dicts",
     "setting",
     "simple_commands",
+    "start_run",
+    "stop_session",
     "text_problem",
     "to_timestamp",
     "unquoted",

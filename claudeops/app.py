@@ -27,7 +27,9 @@ from claudeops.config import (
     read_config_file,
     validate_core,
 )
+from claudeops.inventory_file import load_inventory
 from claudeops.markers import MarkerRegistry
+from claudeops.ops_dir import ops_dir_path
 from claudeops.session_rows import CORE_MIGRATIONS
 from claudeops.store import Migration, apply_migrations, migration_status, open_store
 
@@ -151,4 +153,6 @@ def _validated_config(pm: pluggy.PluginManager, raw: RawConfig, environ: Mapping
     not_loaded = {*disabled, *(name for name in plugins.DEFAULT_PLUGINS if pm.get_plugin(name) is None)}
     config = build_config(raw, schemas, environ, frozenset(_section_names(not_loaded)))
     validate_core(config)
+    config.inventory = load_inventory(raw, config)
+    ops_dir_path(config)  # a mistyped ops_dir stops every command, as a mistyped prompts_dir does
     return config

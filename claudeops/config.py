@@ -24,12 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from claudeops.encoding import bytes_problem
+from claudeops.inventory import Inventory
 from claudeops.spelling import did_you_mean
+from claudeops.windows import parse_window
 
 log = logging.getLogger(__name__)
 
 ENV_PREFIX = "CLAUDEOPS_"
 CORE_SECTION = ""  # top-level keys of config.toml
+INVENTORY_TABLE = "services"
+"""``[services.NAME]`` tables: the inventory, read by :mod:`claudeops.inventory_file`, not a settings section."""
 LOG_LEVELS = ("debug", "info", "warning", "error")
 LOG_FORMATS = ("text", "json")
 
@@ -62,6 +66,12 @@ class CoreSettings:
                                               "(empty: none, fully isolated)")
     log_level: str = setting("warning", "debug, info, warning or error")
     log_format: str = setting("text", "text, or json for log shippers")
+    services_file: str = setting("", "TOML file of [services.NAME] tables, the service inventory (empty: "
+                                     "[services.NAME] tables in this file); relative to this file's folder")
+    ops_dir: str = setting("", "Folder with checks/*.md, playbooks/*.md and CLAUDEOPS.md the agent reads "
+                               "(empty: none); relative to this file's folder")
+    maintenance_windows: list[str] = setting([], "Maintenance windows of every service: cron fields, a "
+                                                 "duration and optionally a zone, like '0 3 * * sun 2h'")
 
 
 @dataclass
@@ -282,6 +292,8 @@ class Config:
     sources: dict[str, str]
     defaults: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
+    inventory: Inventory = field(default_factory=Inventory)
+    """The service inventory (``[services.NAME]``), filled by :func:`claudeops.inventory_file.load_inventory`."""
 
     @property
     def core(self) -> CoreSettings:
@@ -313,6 +325,17 @@ class Config:
     @property
     def database_url(self) -> str:
         return self.core.database_url or f"sqlite:///{self.state_dir / 'claudeops.db'}"
+
+    def path_setting(self, key: str) -> Path | None:
+        """A top-level path setting as a path, ``None`` when empty; relative to the config file's folder when
+        the file set it (a config in /etc/claudeops names its services file beside it, whatever the cwd)."""
+        value: str = getattr(self.core, key)
+        if not value:
+            return None
+        path = Path(value).expanduser()
+        if not path.is_absolute() and self.raw.path is not None and self.sources.get(key, "").startswith("file"):
+            path = self.raw.path.parent / path
+        return path
 
     def require(self, ok: bool, dotted: str, expected: str, *, item: str | None = None) -> None:
         """Unless ``ok``, raise :meth:`invalid`: the check core and plugins run on their sections."""
@@ -366,6 +389,11 @@ def validate_core(config: Config) -> None:
     require(core.log_format in LOG_FORMATS, "log_format", " or ".join(LOG_FORMATS))
     require(set(core.setting_sources) <= set(SETTING_SOURCES), "setting_sources",
             "a list of " + ", ".join(SETTING_SOURCES))
+    for window in core.maintenance_windows:
+        try:
+            parse_window(window)
+        except ValueError as exc:
+            raise ConfigError(f"{config.sources['maintenance_windows']}: 'maintenance_windows': {exc}") from None
     for tier in TIER_DEFAULTS:
         section, settings = tier_section(tier), config.tier(tier)
         # an empty model would make the SDK leave out --model, and the CLI's default is its most expensive one
@@ -431,7 +459,7 @@ def _fresh(schema: Any) -> Any:
 
 def _reject_unknown_sections(raw: RawConfig, schemas: Mapping[str, Any], ignored: frozenset[str]) -> None:
     for key, value in raw.data.items():
-        if isinstance(value, Mapping) and key not in schemas and key not in ignored:
+        if isinstance(value, Mapping) and key not in schemas and key not in ignored and key != INVENTORY_TABLE:
             raise ConfigError(f"{raw.label}: unknown section [{key}] (no loaded plugin declares it)")
 
 
@@ -440,8 +468,8 @@ def _build_section(name: str, defaults: Any, file_values: Mapping[str, Any], raw
     kinds = _field_types(type(defaults))
     known = {item.name: item for item in dataclasses.fields(defaults)}
     for key, value in file_values.items():
-        if name == CORE_SECTION and isinstance(value, Mapping):
-            continue  # a section, handled on its own
+        if name == CORE_SECTION and (isinstance(value, Mapping) or key == INVENTORY_TABLE):
+            continue  # a section (or the inventory), handled on its own
         if key not in known:
             raise ConfigError(f"{raw.label}: unknown key '{_dotted(name, key)}'")
         try:

@@ -22,6 +22,26 @@ HEADER = """\
 """
 
 
+INVENTORY_EXAMPLE = """\
+# The service inventory: one [services.NAME] table per service, here or in the file services_file
+# names (not both). See docs/configuration.md, "Service inventory". For example:
+#
+# [services.postgres]
+# kind = "container"               # container, systemd, vm or external
+# host = "local"                   # or an ssh target: "nas", "admin@nas.lan:2222"
+# container = "postgres-16"        # the container name (default: the service name)
+# notes = "Shared by nextcloud and immich; backups at 03:00"
+# maintenance = ["0 3 * * sun 1h"] # cron fields, a duration, optionally a time zone
+#
+# [services.nextcloud]
+# kind = "container"
+# health_url = "https://cloud.example.net/status.php"
+# expected_status = 200
+# after = ["postgres"]             # check postgres first when nextcloud fails
+# remediate = false                # tiers 2 and 3 may look, never act on it
+"""
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -51,4 +71,5 @@ def render_config_template(config: Config) -> str:
     ordered = [CORE_SECTION, *sorted(name for name in config.sections if name != CORE_SECTION)]
     for name in ordered:
         blocks.append("\n".join(_render_section(name, config.defaults[name])))
+    blocks.append(INVENTORY_EXAMPLE.rstrip("\n"))
     return "\n\n".join(blocks) + "\n"

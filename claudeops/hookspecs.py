@@ -112,9 +112,11 @@ def register_web(register: Callable[..., None]) -> None:
     handlers or controllers for HTML pages), ``api_routes`` (handlers mounted under
     ``/api/v1``), ``nav`` (a list of ``claudeops_web.NavEntry``), ``template_dir`` (a folder
     joined to the Jinja search path), ``static_dir`` (served under
-    ``/static/plugins/<plugin>/``), ``overview_cards`` (``claudeops_web.OverviewCard``) and
-    ``session_panels`` (``claudeops_web.SessionPanel``, sections of a session's page). Fires
-    when the dashboard app is built.
+    ``/static/plugins/<plugin>/``), ``overview_cards`` (``claudeops_web.OverviewCard``; ``wide``
+    ones span the page above the grid), ``session_panels`` (``claudeops_web.SessionPanel``,
+    sections of a session's page), ``tasks`` (``async task(web)`` run while the dashboard
+    serves) and ``webhooks`` (paths only a bearer token opens: ``web.alert_token`` or
+    ``web.token``). Fires when the dashboard app is built.
     """
 
 

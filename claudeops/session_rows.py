@@ -9,6 +9,7 @@ from typing import Any, cast
 import peewee
 
 from claudeops.clock import from_timestamp, now_timestamp, utc_now
+from claudeops.maintenance import create_pauses_table
 from claudeops.store import (
     MIGRATIONS_TABLE,
     BaseModel,
@@ -31,6 +32,9 @@ class SessionRow(BaseModel):
     tier = peewee.IntegerField()
     model = peewee.TextField()
     trigger = peewee.TextField(default="scheduled")
+    trigger_source = peewee.TextField(null=True)
+    """Who or what the trigger was: ``dashboard`` or ``api`` for Run now, the monitoring for ``alert``
+    (``alertmanager``, ``uptime-kuma+grafana``); ``NULL`` for cron, escalations and older rows."""
     status = peewee.TextField(default="running", index=True)
     started_at = peewee.TextField(index=True)
     ended_at = peewee.TextField(null=True)
@@ -98,19 +102,23 @@ CORE_MIGRATIONS = (
     # which runner a row belongs to (lock.run_domain): hosts sharing a database settle only their own rows
     Migration("0003_add_runner", add_column("sessions", "runner", peewee.TextField(null=True))),
     Migration("0004_owners_named_by_section", _rename_owners),
+    # operators' maintenance pauses (claudeops pause, the dashboard), read by claudeops.maintenance.is_paused
+    Migration("0005_create_maintenance_pauses", create_pauses_table),
+    # who started a Run now or which monitoring sent the alerts of an alert-triggered session
+    Migration("0006_add_trigger_source", add_column("sessions", "trigger_source", peewee.TextField(null=True))),
 )
 
 
 def start_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str,
-                      runner: str | None = None) -> SessionRow:
+                      runner: str | None = None, trigger_source: str | None = None) -> SessionRow:
     """Insert the ``running`` row a session lives in, committed at once, as a model instance."""
     with db.atomic():
-        session_id = insert_session_row(tier, model, trigger, parent_id, started_at, runner)
+        session_id = insert_session_row(tier, model, trigger, parent_id, started_at, runner, trigger_source)
     return SessionRow.get_by_id(session_id)
 
 
 def insert_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str,
-                       runner: str | None = None) -> int:
+                       runner: str | None = None, trigger_source: str | None = None) -> int:
     """Insert a ``running`` row and return its id; the caller commits (inside ``db.atomic()``).
 
     Hand-written SQL, like :func:`update_session_row`: every session pays for its row at start
@@ -118,8 +126,9 @@ def insert_session_row(tier: int, model: str, trigger: str, parent_id: int | Non
     of a replayed 200-message session, measured with ``bench/runner_overhead.py``).
     """
     return insert_returning_id(
-        "INSERT INTO sessions (tier, model, trigger, status, started_at, parent_session_id, runner) "
-        "VALUES (?, ?, ?, 'running', ?, ?, ?)", (tier, model, trigger, started_at, parent_id, runner))
+        "INSERT INTO sessions (tier, model, trigger, status, started_at, parent_session_id, runner, trigger_source) "
+        "VALUES (?, ?, ?, 'running', ?, ?, ?, ?)",
+        (tier, model, trigger, started_at, parent_id, runner, trigger_source))
 
 
 def update_session_row(session_id: int, **fields: Any) -> None:

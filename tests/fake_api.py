@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -160,7 +161,8 @@ def _handler_for(api: FakeAPI) -> type[BaseHTTPRequestHandler]:
             headers = {key.lower(): ("***" if key.lower() in ("x-api-key", "authorization") else value)
                        for key, value in self.headers.items()}
             with api.received:
-                api.requests.append({"method": "POST", "path": path, "headers": headers, "body": body})
+                api.requests.append({"method": "POST", "path": path, "headers": headers, "body": body,
+                                     "at": time.monotonic()})
                 api.received.notify_all()
             if path == "/v1/messages/count_tokens":
                 self._json(200, {"input_tokens": 42})

@@ -18,9 +18,11 @@ from claudeops.app import App
 from claudeops.cli.context import AppState
 from claudeops.config import Config
 from claudeops.exit_codes import EXIT_FAILED
+from claudeops.ops_dir import read_ops_dir
 from claudeops.runner.credentials import credential_source
 from claudeops.runner.prompts import PromptError, tier_prompt_path
 from claudeops.store import StoreError, mask_url
+from claudeops.wording import counted
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,19 @@ def check_prompts(config: Config) -> Check:
     return Check("prompts", True, "; ".join(where))
 
 
+def check_inventory(config: Config) -> Iterator[Check]:
+    """How many services the inventory declares, and the ops folder's runbooks (a playbook with no tier warns)."""
+    inventory = config.inventory
+    yield (Check("inventory", True, f"{counted(len(inventory), 'service')} from {inventory.source}") if inventory else
+           Check("inventory", True, "no [services.NAME] inventory: the agent knows the fleet only from "
+                                    "environment settings (claudeops init writes one)", warning=True))
+    ops = read_ops_dir(config)
+    if ops is not None:
+        found = [counted(len(ops.checks), "check"), counted(len(ops.playbooks), "playbook")]
+        yield Check("ops dir", True, f"{ops.path}: {', '.join(found)}" + (", CLAUDEOPS.md" if ops.overview else ""))
+        yield from (Check("ops dir", True, problem, warning=True) for problem in ops.problems)
+
+
 def run_checks(state: AppState) -> Iterator[Check]:
     """Every check in order; later checks are skipped when what they need failed."""
     if state.load_error:
@@ -87,6 +102,7 @@ def run_checks(state: AppState) -> Iterator[Check]:
         yield from _plugin_checks(app)
         yield from plugin_doctor_checks(app)
         yield check_prompts(app.config)
+        yield from check_inventory(app.config)
     cli_path = find_claude_cli()
     yield Check("claude cli", cli_path is not None,
                 str(cli_path) if cli_path else "Claude Code CLI not found; reinstall claude-agent-sdk")

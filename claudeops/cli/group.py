@@ -30,6 +30,7 @@ from claudeops.cli.context import (
     refuse_to_overwrite,
 )
 from claudeops.cli.doctor import doctor_command
+from claudeops.cli.init import init_command
 from claudeops.cli.run import run_command
 from claudeops.cli.sessions import sessions_group
 from claudeops.config import ConfigError
@@ -58,6 +59,7 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
 
         \b
         Typical use:
+          claudeops init                    a config, a service inventory and runbooks to start from
           claudeops run --tier 1            one observation session (from cron)
           claudeops run --replay FILE       replay a recorded session offline
           claudeops sessions list           what ran and how each session ended
@@ -78,6 +80,7 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
     cli.add_command(db_group)
     cli.add_command(config_group)
     cli.add_command(doctor_command)
+    cli.add_command(init_command)
     cli.add_command(run_command)
     cli.add_command(sessions_group)
     if app is not None:

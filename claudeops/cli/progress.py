@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from claudeops.runner.session_run import SessionReport
+from claudeops.runner.session_run import RunObserver, SessionReport
 from claudeops.runner.stream import StreamState
 from claudeops.session import Session
 from claudeops.wording import counted
@@ -92,3 +92,28 @@ class LiveProgress:
         if session.dry_run:
             text.append(" · dry run", style="yellow")
         return text
+
+
+class Announcer:
+    """A :class:`~claudeops.session_run.RunObserver` printing ``session N`` on stdout as soon as each
+    session's row exists (then passing everything on to ``inner``, the live line if any).
+
+    For a program that starts a run and must show it at once (the dashboard's Run now): the
+    session id exists only once the runner holds the lock and inserted the row.
+    """
+
+    def __init__(self, inner: RunObserver | None) -> None:
+        self.inner = inner
+
+    def session_started(self, session: Session) -> None:
+        print(f"session {session.id}", flush=True)
+        if self.inner is not None:
+            self.inner.session_started(session)
+
+    def session_progress(self, session: Session, state: StreamState) -> None:
+        if self.inner is not None:
+            self.inner.session_progress(session, state)
+
+    def session_ended(self, report: SessionReport) -> None:
+        if self.inner is not None:
+            self.inner.session_ended(report)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,6 +15,9 @@ from claudeops.config import ConfigError, tier_section
 from claudeops.exit_codes import EXIT_LOCKED, EXIT_MEANINGS, EXIT_USAGE
 from claudeops.logs import json_logging, report_problem, session_fields
 from claudeops.runner.lock import LockHeld
+
+if TYPE_CHECKING:
+    from claudeops.runner.session_run import RunObserver
 
 RUN_HELP_BEFORE_EXIT_CODES = """Run one agent session of tier N, and the next tiers if it escalates.
 
@@ -80,16 +84,26 @@ RUN_HELP = RUN_HELP_BEFORE_EXIT_CODES + exit_code_help() + RUN_HELP_EXAMPLES
                    "manual on a terminal).")
 @click.option("--prompt", metavar="TEXT", help="Use TEXT instead of the tier prompt file (marker sections "
                                                "are still appended).")
+@click.option("--request", "operator_request", metavar="TEXT",
+              help="An operator's request, quoted in the prompt as theirs (the dashboard's Run now sends it).")
+@click.option("--alert", "alerts", multiple=True, metavar="TEXT",
+              help="The brief of an alert that started this run, quoted in the prompt; repeat per alert.")
+@click.option("--trigger-source", metavar="LABEL",
+              help="Who or what the trigger was (dashboard, api, alertmanager…), stored on the session.")
+@click.option("--announce", is_flag=True,
+              help="Print 'session N' on stdout as soon as each session's row exists (for programs that start "
+                   "runs).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary of every session on stdout.")
 @log_options
 @pass_app
 def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: bool, dry_run: bool,
                 model: str | None, max_turns: int | None, max_budget_usd: float | None, timeout: float | None,
-                trigger: str | None, prompt: str | None, as_json: bool, log_level: str | None,
+                trigger: str | None, prompt: str | None, operator_request: str | None, alerts: tuple[str, ...],
+                trigger_source: str | None, announce: bool, as_json: bool, log_level: str | None,
                 log_format: str | None) -> None:
     # Imported here, not at the top: they pull in claude_agent_sdk (about half a second), which every other
     # command (``config show``, ``memories list``, ``--help``) would otherwise pay for at start-up.
-    from claudeops.cli.progress import LiveProgress, problem_message
+    from claudeops.cli.progress import problem_message
     from claudeops.runner.chain import RunRequest, execute
     from claudeops.runner.replay import ReplayError, ReplaySource, read_checked_recording
 
@@ -108,7 +122,8 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
         tier=tier, trigger=trigger or _default_trigger(bool(replays), interactive), escalate=not no_escalate,
         dry_run=True if dry_run else None, prompt=prompt,
         transport_factory=ReplaySource(recordings) if recordings else None,
-        observer=LiveProgress() if live else None)
+        observer=_observer(live, announce), trigger_source=trigger_source, operator_request=operator_request,
+        alerts=alerts)
     try:
         result = execute(app, request)
     except LockHeld as exc:
@@ -122,6 +137,13 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
             if (message := problem_message(report)) is not None:
                 report_problem(message, fields=session_fields(report.session_id, report.tier, report.status))
     click.get_current_context().exit(result.exit_code)
+
+
+def _observer(live: bool, announce: bool) -> RunObserver | None:
+    from claudeops.cli.progress import Announcer, LiveProgress
+
+    progress = LiveProgress() if live else None
+    return Announcer(progress) if announce else progress
 
 
 def _default_trigger(replaying: bool, interactive: bool) -> str:

@@ -1,16 +1,22 @@
 """Built-in plugin: the environment section of the system prompt.
 
-Tells the agent where and when it runs and what its tier may do, and nothing secret: no
-environment variables, no credentials, no database URL.
+Tells the agent where and when it runs, what its tier may do, the services of the inventory
+(dependencies first, maintenance said plainly) and the operator's checks and playbooks
+(:mod:`claudeops.default_plugins.inventory_prompt`), within its own token budget; and nothing
+secret: no environment variables, no credentials, no database URL.
 """
 
 from __future__ import annotations
 
+import logging
 import platform
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from claudeops import Session, hookimpl, setting
+from claudeops import Config, Session, hookimpl, paused_services, read_ops_dir, setting
+from claudeops.default_plugins.inventory_prompt import CHARS_PER_TOKEN, FleetFacts, estimate_tokens, render_fleet
+
+log = logging.getLogger(__name__)
 
 ENVIRONMENT_ORDER = 10
 
@@ -26,12 +32,21 @@ class EnvironmentSettings:
     """The ``[environment]`` section."""
 
     description: str = setting("", "Free text about the fleet the agent watches (hosts, how services run)")
-    services: list[str] = setting([], "Services the agent is responsible for")
+    services: list[str] = setting([], "Services the agent is responsible for, by name only (prefer the "
+                                      "[services.NAME] inventory, which says how to reach each)")
+    budget_tokens: int = setting(2000, "Token budget of the whole environment section (inventory, "
+                                       "maintenance, checks and playbooks); details are dropped to fit")
 
 
 @hookimpl
 def register_settings(register: Callable[[str, type], None]) -> None:
     register("environment", EnvironmentSettings)
+
+
+@hookimpl
+def configure(config: Config) -> None:
+    settings: EnvironmentSettings = config.section("environment")
+    config.require(settings.budget_tokens >= 200, "environment.budget_tokens", "200 or more")
 
 
 @hookimpl
@@ -53,8 +68,17 @@ def render_environment(session: Session) -> str:
     ]
     if session.dry_run:
         lines.append("- DRY RUN: do not change anything; escalation and mutating commands are suppressed.")
-    if settings.services:
-        lines.append(f"- Services in scope: {', '.join(settings.services)}")
     if settings.description.strip():
         lines += ["", settings.description.strip()]
-    return "\n".join(lines)
+    head = "\n".join(lines)
+    inventory = session.config.inventory
+    others = [name for name in settings.services if name not in inventory]
+    facts = FleetFacts(inventory, paused_services(session.config, session.clock()), read_ops_dir(session.config),
+                       others)
+    room = settings.budget_tokens * CHARS_PER_TOKEN - len(head) - 2
+    fleet = render_fleet(facts, room)
+    text = f"{head}\n\n{fleet}" if fleet else head
+    if estimate_tokens(text) > settings.budget_tokens:
+        log.warning("the environment section (~%d tokens) is over environment.budget_tokens (%d) even with the "
+                    "inventory by name only", estimate_tokens(text), settings.budget_tokens)
+    return text

@@ -29,7 +29,7 @@ from claudeops.exit_codes import EXIT_LOCKED as EXIT_LOCKED  # re-exported: call
 from claudeops.logs import session_fields
 from claudeops.runner.credentials import require_credentials
 from claudeops.runner.lock import RunLock, run_domain
-from claudeops.runner.prompts import tier_prompt_path
+from claudeops.runner.prompts import run_reasons, tier_prompt_path
 from claudeops.runner.replay import Recording, ReplaySource
 from claudeops.runner.session_run import (
     RunObserver,
@@ -59,6 +59,12 @@ class RunRequest:
     transport_factory: TransportFactory | None = None
     clock: Clock = utc_now
     observer: RunObserver | None = None
+    trigger_source: str | None = None
+    """Who or what the trigger was (``dashboard``, ``api``, ``alertmanager``…), stored on the first session."""
+    operator_request: str | None = None
+    """An operator's instruction (Run now), quoted in every session's prompt as their request."""
+    alerts: tuple[str, ...] = ()
+    """Briefs of the alerts that started the run, quoted in every session's prompt."""
 
     @classmethod
     def replaying(cls, recordings: Sequence[str | Path | Recording | Sequence[dict[str, Any]]],
@@ -97,10 +103,11 @@ class SessionChain:
         self.current: SessionRun | None = None
         dry_run = app.config.core.dry_run if request.dry_run is None else request.dry_run
         self.settings = RunSettings(dry_run, request.prompt, request.transport_factory, request.clock,
-                                    request.observer)
+                                    request.observer, run_reasons(request.operator_request, request.alerts))
 
     async def run(self) -> ChainResult:
-        plan: SessionPlan | None = SessionPlan(self.request.tier, self.request.trigger)
+        plan: SessionPlan | None = SessionPlan(self.request.tier, self.request.trigger,
+                                               trigger_source=self.request.trigger_source)
         try:
             while plan is not None and not self.result.interrupted:
                 self.current = SessionRun(self.app, self.settings, plan)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import socket
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
@@ -75,3 +77,40 @@ def _read_holder(fd: int) -> str:
     """What the holder wrote about itself, or a neutral phrase if it has not written yet."""
     text = os.pread(fd, 200, 0).decode(errors="replace").strip()
     return text or "pid unknown"
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    """Who holds the lock: the pid of the ``claudeops run`` process and what it wrote about itself."""
+
+    pid: int | None
+    text: str
+
+
+def lock_holder(state_dir: Path) -> LockHolder | None:
+    """The run holding ``state_dir``'s lock, or ``None`` when it is free.
+
+    For the dashboard: whether Run now can start, and which process a Stop signals. A holder
+    writes its pid into the file and empties it before it lets go, so an empty file is a free
+    lock and is answered without touching the lock (a test that took it, even for a moment, could
+    make a cron run starting at that instant give up). Only a file with content (a run holds it, or
+    one crashed) is tested with ``flock``.
+    """
+    path = state_dir / LOCK_FILE
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return None
+    try:
+        text = _read_holder(fd)
+        if text == "pid unknown":
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            found = re.match(r"pid (\d+)", text)
+            return LockHolder(int(found.group(1)) if found else None, text)
+        fcntl.flock(fd, fcntl.LOCK_UN)  # a crashed holder's words: the lock itself is free
+        return None
+    finally:
+        os.close(fd)

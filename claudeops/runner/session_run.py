@@ -75,6 +75,7 @@ class SessionPlan:
     trigger: str
     parent_id: int | None = None
     handoff: Handoff | None = None
+    trigger_source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,8 @@ class RunSettings:
     transport_factory: TransportFactory | None
     clock: Callable[[], Any]
     observer: RunObserver | None
+    why: str = ""
+    """Why the run was started (an operator's request, alerts), from :func:`claudeops.runner.prompts.run_reasons`."""
 
 
 class SessionRun:
@@ -172,7 +175,8 @@ class SessionRun:
         def insert() -> int:
             with db.atomic():  # one commit: the row and where its transcript is, before anything can fail
                 session_id = insert_session_row(self.plan.tier, tier_settings.model, self.plan.trigger,
-                                                self.plan.parent_id, now_timestamp(clock), runner)
+                                                self.plan.parent_id, now_timestamp(clock), runner,
+                                                self.plan.trigger_source)
                 update_session_row(session_id, transcript_path=str(self._transcript_of(session_id)))
             return session_id
 
@@ -195,7 +199,8 @@ class SessionRun:
         dispatcher = self._dispatcher = StreamDispatcher(session, self.app.markers, self.calls)
         try:
             await self.calls.each("before_session", session=session)
-            prompt = load_tier_prompt(self.app.config, session.tier, self.app.markers, self.settings.prompt)
+            prompt = load_tier_prompt(self.app.config, session.tier, self.app.markers, self.settings.prompt,
+                                      self.settings.why)
             self._read_only = session.read_only
             self._checks_tools = self.calls.has("check_tool_use")
             gated = self._read_only is not None or self._checks_tools

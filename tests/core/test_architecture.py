@@ -23,6 +23,8 @@ PLUGIN_PACKAGES = {
     "claudeops_memory": REPO / "plugins" / "claudeops_memory",
     "claudeops_events": REPO / "plugins" / "claudeops_events",
     "claudeops_cooldowns": REPO / "plugins" / "claudeops_cooldowns",
+    "claudeops_inventory": REPO / "plugins" / "claudeops_inventory",
+    "claudeops_alerts": REPO / "plugins" / "claudeops_alerts",
     "claudeops_web": REPO / "web" / "claudeops_web",
     "claudeops_ticket": REPO / "examples" / "claudeops-ticket" / "claudeops_ticket",
     "claudeops.default_plugins": CORE / "default_plugins",

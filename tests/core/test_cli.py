@@ -124,8 +124,8 @@ def test_doctor_reports_each_check_and_fails_without_credentials(tmp_path):
     result = invoke("doctor", app=app)
     lines = result.output.splitlines()
     assert [line.split(":")[0] for line in lines] == ["ok   config", "ok   state dir", "ok   database",
-                                                      "ok   plugins", "ok   prompts", "ok   claude cli",
-                                                      "FAIL credentials"]
+                                                      "ok   plugins", "ok   prompts", "warn inventory",
+                                                      "ok   claude cli", "FAIL credentials"]
     assert result.exit_code == 1
 
 
@@ -193,6 +193,21 @@ def test_doctor_says_where_each_tiers_prompt_comes_from(tmp_path):
     settings = {"CLAUDEOPS_PROMPTS_DIR": str(own), "CLAUDEOPS_MAX_TIER": "2"}
     assert doctor_line("prompts", settings, tmp_path)[1] == (
         f"ok   prompts: tier 1 from {own}; tier 2 from {shipped_prompts_dir()}")
+
+
+def test_doctor_counts_the_inventory_and_warns_of_a_playbook_without_a_tier(tmp_path):
+    ops = tmp_path / "ops"
+    (ops / "playbooks").mkdir(parents=True)
+    (ops / "playbooks" / "reboot.md").write_text("# Reboot the NAS\n\nSteps.\n")
+    (tmp_path / "config.toml").write_text(f'ops_dir = "{ops}"\n[services.nas]\nkind = "vm"\n')
+    app = App.load(str(tmp_path / "config.toml"), {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False,
+                   builtins=CORE_ONLY)
+    app.open_store()
+    lines = invoke("doctor", app=app).output.splitlines()
+    assert f"ok   inventory: 1 service from {tmp_path / 'config.toml'}" in lines
+    assert f"ok   ops dir: {ops}: 0 checks, 1 playbook" in lines
+    reboot = ops / "playbooks" / "reboot.md"
+    assert f"warn ops dir: {reboot}: states no tier (add a line 'Tier: 2' or 'Tier: 3')" in lines
 
 
 def test_doctor_reports_a_broken_config_instead_of_crashing():

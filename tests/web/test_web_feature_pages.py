@@ -92,9 +92,11 @@ def test_cooldowns_page_shows_actions_in_window_limits_and_until(client):
     restart("postgres")
     html = client.get("/cooldowns").text
     assert "<strong>2</strong> restarts per service per 4 h" in html
-    jellyfin = re.search(r'<td data-label="Service">jellyfin</td>.*?</tr>', html, re.S).group(0)
+    jellyfin = re.search(r'<td data-label="Service"><a href="/services/jellyfin">jellyfin</a></td>.*?</tr>', html,
+                         re.S).group(0)
     assert "in cooldown" in jellyfin and "2099-01-01 12:00" in jellyfin
-    postgres = re.search(r'<td data-label="Service">postgres</td>.*?</tr>', html, re.S).group(0)
+    postgres = re.search(r'<td data-label="Service"><a href="/services/postgres">postgres</a></td>.*?</tr>', html,
+                         re.S).group(0)
     assert "1 left" in postgres
     assert "docker restart jellyfin" in html
     assert 'hx-trigger="every 5s"' in html

@@ -38,7 +38,7 @@ def session(tier: int = 1, status: str = "completed", parent: int | None = None,
 def test_sidebar_lists_pages_in_order(client):
     html = client.get("/").text
     labels = re.findall(r'<li><a href="[^"]+"(?: aria-current="page")?>([^<]+)</a></li>', html)
-    assert labels == ["Overview", "Sessions", "Events", "Memories", "Cooldowns"]
+    assert labels == ["Overview", "Services", "Sessions", "Events", "Alerts", "Memories", "Cooldowns"]
 
 
 def test_pages_render_without_javascript(client):
@@ -109,7 +109,7 @@ def test_a_third_party_plugin_adds_a_page(make_dashboard, tmp_path):
     html = client.get("/tickets").text
     assert "<h1>Tickets</h1>" in html and "&lt;filed by the agent&gt;" in html
     labels = re.findall(r'<li><a href="[^"]+"(?: aria-current="page")?>([^<]+)</a></li>', html)
-    assert labels == ["Overview", "Sessions", "Events", "Memories", "Tickets", "Cooldowns"]
+    assert labels == ["Overview", "Services", "Sessions", "Events", "Alerts", "Memories", "Tickets", "Cooldowns"]
 
 
 # --------------------------------------------------------------------------- sessions
@@ -158,7 +158,7 @@ def test_running_session_polls_for_new_transcript_lines(client, tmp_path):
     row = session(status="running", transcript_path=str(transcript))
     html = client.get(f"/sessions/{row.id}").text
     offset = len("".join(lines[:3]).encode())
-    assert f'hx-get="/sessions/{row.id}/transcript?offset={offset}" hx-trigger="every 2s"' in html
+    assert f'hx-get="/sessions/{row.id}/transcript?offset={offset}" hx-trigger="every 1s"' in html
     assert f'hx-get="/sessions/{row.id}" hx-trigger="every 5s"' in html
     transcript.write_text("".join(lines))
     tail = client.get(f"/sessions/{row.id}/transcript?offset={offset}", headers=HX).text

@@ -41,7 +41,8 @@ def test_memories_page_renders(client):
         assert f"<th>{heading}</th>" in html
     row = html[html.index(f'id="memory-{jellyfin.id}"'):]
     row = row[:row.index("</tr>")]
-    assert '<strong class="service">jellyfin</strong>' in row and '<span class="badge">timing</span>' in row
+    assert '<strong class="service"><a href="/services/jellyfin">jellyfin</a></strong>' in row
+    assert '<span class="badge">timing</span>' in row
     assert "in the prompt" in row and "operator" in row and "just now" in row
     assert '<p class="observation">Takes 60s to start after restart</p>' in row
     assert re.search(r'<input type="range"[^>]*value="0.90"', row)

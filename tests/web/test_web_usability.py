@@ -144,7 +144,7 @@ def test_the_memories_table_fits_a_laptop_screen(open_page, width, height):
     grey = row(page, inactive.id)
     assert grey.get_by_text("inactive", exact=True).is_visible()
     decorations = grey.evaluate("r => [...r.querySelectorAll('*')].map(e => getComputedStyle(e).textDecorationLine)")
-    assert set(decorations) <= {"none"}, "an inactive row is struck through"
+    assert not any("line-through" in decoration for decoration in decorations), "an inactive row is struck through"
     colour = "e => getComputedStyle(e).color"
     active_colour = page.locator("tr.active .observation").first.evaluate(colour)
     assert grey.locator(".observation").evaluate(colour) != active_colour, "an inactive row is not greyed"

@@ -45,9 +45,10 @@ def register_commands(cli: click.Group) -> None:
 @hookimpl
 def register_web(register: Callable[..., None]) -> None:
     """The host's own pages go through the same hook as every plugin's."""
-    from claudeops_web import api, pages
+    from claudeops_web import api, manifest, pages, runs
 
-    register(routes=[pages.overview, pages.sessions_list, pages.session_detail, pages.session_transcript],
-             api_routes=[api.list_sessions, api.get_session],
+    register(routes=[pages.overview, pages.sessions_list, pages.session_detail, pages.session_transcript,
+                     runs.run_now, runs.stop_form, manifest.web_manifest],
+             api_routes=[api.list_sessions, api.get_session, runs.create_run, runs.stop_api],
              nav=[NavEntry("Overview", "/", 0), NavEntry("Sessions", "/sessions", 10)],
-             overview_cards=[pages.sessions_card()])
+             overview_cards=[pages.sessions_card(), pages.last_runs_card()])

@@ -6,6 +6,10 @@ Built per call (never at import), so tests create one app per configuration and
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 from litestar import Litestar, Router
@@ -26,7 +30,9 @@ from claudeops_web.csrf import CSRFUnlessBearerMiddleware, csrf_config, load_or_
 from claudeops_web.hosts import LoopbackHostMiddleware
 from claudeops_web.openapi import MiddlewareErrorResponses
 from claudeops_web.rendering import handle_http_exception, handle_internal_error, handle_undecodable_body
+from claudeops_web.service_links import service_ref
 from claudeops_web.templating import build_environment
+from claudeops_web.webhooks import WebhookAuthMiddleware
 
 API_PATH = "/api/v1"
 SCHEMA_PATH = f"{API_PATH}/schema"
@@ -36,7 +42,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
     """The dashboard for a loaded :class:`~claudeops.app.App` whose store is open."""
     settings = app.config.section("web")
     contributions = collect_contributions(app.pm)
-    web = WebContext(app.config, settings, contributions, app.markers)
+    web = WebContext(app.config, settings, contributions, app.markers, app.hook)
     htmx = assets.locate_htmx(settings)
     environment = build_environment(contributions.template_dirs, {
         "nav": contributions.sorted_nav(),
@@ -44,6 +50,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
         "htmx_url": assets.HTMX_URL if htmx else None,
         "auth_enabled": web.auth_enabled,
         "version": __version__,
+        "service_ref": partial(service_ref, app.config.inventory),
     })
     secret = load_or_create_secret(app.state_dir)
     sessions = auth.LoginSessions(settings.token, secret, settings.port)
@@ -57,15 +64,30 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
         route_handlers=[html, json_api, *assets.static_routes(htmx, contributions.static_dirs)],
         plugins=[HTMXPlugin(), MiddlewareErrorResponses(API_PATH, token_required=bool(settings.token))],
         template_config=TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment)),
-        middleware=[*([] if settings.token else [DefineMiddleware(LoopbackHostMiddleware)]),
+        middleware=[DefineMiddleware(WebhookAuthMiddleware, paths=contributions.webhooks,
+                                     tokens=[settings.alert_token, settings.token]),
+                    *([] if settings.token else [DefineMiddleware(LoopbackHostMiddleware)]),
                     DefineMiddleware(auth.TokenAuthMiddleware, sessions=sessions),
                     DefineMiddleware(CSRFUnlessBearerMiddleware, config=csrf_config(secret), token=settings.token)],
         dependencies={"web": Provide(lambda: web, use_cache=True, sync_to_thread=False)},
         exception_handlers=_exception_handlers(),
         openapi_config=OpenAPIConfig(title="claudeops dashboard API", version=__version__, path=SCHEMA_PATH,
                                      render_plugins=[JsonRenderPlugin(), YamlRenderPlugin()]),
+        lifespan=[partial(background_tasks, web)],
         debug=debug,
     )
+
+
+@asynccontextmanager
+async def background_tasks(web: WebContext, app: Litestar) -> AsyncIterator[None]:
+    """Run every plugin's ``tasks`` while the dashboard serves; cancel them when it stops."""
+    running: list[asyncio.Future[None]] = [asyncio.ensure_future(task(web)) for task in web.contributions.tasks]
+    try:
+        yield
+    finally:
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
 
 
 def _exception_handlers() -> dict[Any, Any]:

@@ -33,6 +33,7 @@ from litestar.params import Body, QueryParameter
 from litestar.response import Redirect, Template
 
 from claudeops_web.context import WebContext
+from claudeops_web.webhooks import is_verified_webhook
 
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Receive, Scope, Send
@@ -41,7 +42,7 @@ SESSION_COOKIE = "claudeops_session"
 """The session cookie's name before its port: ``claudeops_session_8080``."""
 SESSION_DAYS = 30
 CLOCK_SKEW_SECONDS = 60
-PUBLIC_PREFIXES = ("/login", "/static/")
+PUBLIC_PREFIXES = ("/login", "/static/", "/manifest.webmanifest")
 LOGIN_PATH = "/login"
 LOGIN_ATTEMPTS = 5
 """Failed logins a client may make per :data:`LOGIN_WINDOW_SECONDS`; the next is answered 429."""
@@ -143,7 +144,8 @@ class TokenAuthMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         token = self.sessions.token
-        if token and scope["type"] == ScopeType.HTTP and not scope["path"].startswith(PUBLIC_PREFIXES):
+        if (token and scope["type"] == ScopeType.HTTP and not scope["path"].startswith(PUBLIC_PREFIXES)
+                and not is_verified_webhook(scope)):
             headers = Headers.from_scope(scope)
             if not (bearer_matches(headers, token) or self.sessions.cookie_matches(headers)):
                 raise NotAuthorizedException("this dashboard needs its access token (web.token)")

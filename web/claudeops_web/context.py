@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import pluggy
+
 from claudeops import Config, MarkerRegistry
 from claudeops_web.contributions import WebContributions
 from claudeops_web.settings import WebSettings
@@ -16,12 +18,14 @@ from claudeops_web.settings import WebSettings
 
 @dataclass(frozen=True)
 class WebContext:
-    """The loaded configuration, the ``[web]`` settings, plugin contributions and marker types."""
+    """The loaded configuration, the ``[web]`` settings, plugin contributions, marker types and the hooks
+    (``web.hook.service_statuses()``: what any plugin answers, never a plugin's internals)."""
 
     config: Config
     settings: WebSettings
     contributions: WebContributions
     markers: MarkerRegistry
+    hook: pluggy.HookRelay
 
     def section(self, name: str) -> Any:
         """Another plugin's settings section (``web.section("memory").budget_tokens``)."""

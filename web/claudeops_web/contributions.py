@@ -7,7 +7,7 @@ This module imports nothing from Litestar: every ``claudeops`` process loads the
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,11 +37,17 @@ class OverviewCard:
     ``context`` gets the :class:`~claudeops_web.context.WebContext` (settings of every plugin)
     and runs in the request's worker thread inside an open database connection, so it may query
     the store directly; keep it to a few indexed queries, the overview polls.
+
+    Placement (the host owns the layout): ``wide`` cards take the whole width, above the grid,
+    in ascending ``order`` (the service status board is one, at -10); the others fill the grid
+    below in ascending ``order`` (sessions 0, events 20, memories 30, cooldowns 40: a review
+    queue or a notifications card picks a number between).
     """
 
     template: str
     context: Callable[[Any], Mapping[str, Any]]
     order: int
+    wide: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,11 @@ class WebContributions:
     static_dirs: dict[str, Path] = field(default_factory=dict)
     overview_cards: list[OverviewCard] = field(default_factory=list)
     session_panels: list[SessionPanel] = field(default_factory=list)
+    tasks: list[Callable[[Any], Awaitable[None]]] = field(default_factory=list)
+    """``async task(web)`` run for the dashboard's lifetime (started with it, cancelled when it stops)."""
+    webhooks: list[str] = field(default_factory=list)
+    """Paths for machines, not browsers: only ``Authorization: Bearer`` with ``web.alert_token`` or
+    ``web.token`` gets through (no login cookie, no CSRF, any Host), and nothing when neither is set."""
 
     def sorted_nav(self) -> list[NavEntry]:
         return sorted(self.nav, key=lambda entry: (entry.order, entry.label))
@@ -98,7 +109,10 @@ def _register_for(plugin_name: str, found: WebContributions) -> Callable[..., No
     def register(*, routes: Sequence[Any] = (), api_routes: Sequence[Any] = (),
                  nav: Iterable[NavEntry] = (), template_dir: str | Path | None = None,
                  static_dir: str | Path | None = None, overview_cards: Iterable[OverviewCard] = (),
-                 session_panels: Iterable[SessionPanel] = ()) -> None:
+                 session_panels: Iterable[SessionPanel] = (),
+                 tasks: Iterable[Callable[[Any], Awaitable[None]]] = (), webhooks: Iterable[str] = ()) -> None:
+        found.tasks.extend(tasks)
+        found.webhooks.extend(webhooks)
         found.routes.extend(routes)
         found.api_routes.extend(api_routes)
         found.nav.extend(nav)

@@ -29,6 +29,7 @@ from litestar.middleware.csrf import CSRFMiddleware
 
 from claudeops_web.auth import bearer_matches
 from claudeops_web.origin import cross_origin_problem
+from claudeops_web.webhooks import is_verified_webhook
 
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Receive, Scope, Send
@@ -69,7 +70,7 @@ class CSRFUnlessBearerMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == ScopeType.HTTP:
             headers = Headers.from_scope(scope)
-            if self.token and bearer_matches(headers, self.token):
+            if is_verified_webhook(scope) or (self.token and bearer_matches(headers, self.token)):
                 await self.app(scope, receive, send)
                 return
             problem = cross_origin_problem(scope["method"], headers, scope["scheme"])

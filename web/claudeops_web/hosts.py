@@ -23,6 +23,7 @@ from litestar.enums import ScopeType
 from litestar.exceptions import ClientException
 
 from claudeops_web.settings import is_loopback
+from claudeops_web.webhooks import is_verified_webhook
 
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Receive, Scope, Send
@@ -43,7 +44,7 @@ class LoopbackHostMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == ScopeType.HTTP:
+        if scope["type"] == ScopeType.HTTP and not is_verified_webhook(scope):
             header = Headers.from_scope(scope).get("host", "")
             if not is_loopback(host_name(header)):
                 raise ClientException(

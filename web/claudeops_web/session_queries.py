@@ -14,7 +14,7 @@ from typing import Any, cast
 import peewee
 
 from claudeops import SESSION_STATUSES as STATUSES
-from claudeops import SessionRow, to_timestamp, utc_now
+from claudeops import SessionRow, get_session_dict, to_timestamp, utc_now
 
 MAX_CHAIN = 8
 """Escalation chains are a few tiers long; the walk stops here even on corrupt parent links."""
@@ -109,3 +109,12 @@ def session_stats(hours: int = 24, now: datetime | None = None) -> SessionStats:
         by_status[row["status"]] = row["count"]
         cost += row["cost"] or 0.0
     return SessionStats(by_status, sum(by_status.values()), cost)
+
+
+def last_run_per_tier(max_tier: int) -> dict[int, dict[str, Any] | None]:
+    """Each tier's newest session (its row, with ``elapsed_ms``) or ``None``."""
+    runs: dict[int, dict[str, Any] | None] = {}
+    for tier in range(1, max_tier + 1):
+        newest = SessionRow.select(SessionRow.id).where(SessionRow.tier == tier).order_by(SessionRow.id.desc()).first()
+        runs[tier] = None if newest is None else get_session_dict(newest.id)
+    return runs

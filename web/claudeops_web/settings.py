@@ -30,6 +30,10 @@ class WebSettings:
     poll_seconds: int = setting(5, "How often live pages refresh themselves, in seconds")
     htmx_path: str = setting("", "htmx.min.js to serve (empty: web/node_modules/htmx.org of the source "
                                  "checkout, installed by `npm ci --prefix web`)", env="CLAUDEOPS_HTMX_PATH")
+    run_command: list[str] = setting([], "The command Run now and alerts start, to which the dashboard adds "
+                                         "--tier, --trigger… (empty: this installation's `claudeops run`)")
+    alert_token: str = setting("", "Bearer token alert senders use on POST /api/v1/alerts (empty: web.token; "
+                                   "with neither set, every alert is refused)", secret=True)
 
 
 def is_loopback(host: str) -> bool:
@@ -50,9 +54,8 @@ def binding_problem(settings: WebSettings) -> str | None:
         return f"web.page_size must be at least 1, not {settings.page_size}"
     if settings.poll_seconds < 1:
         return f"web.poll_seconds must be at least 1, not {settings.poll_seconds}"
-    if settings.token:
-        problem = token_weakness(settings.token)
-        if problem:
+    for name, token in (("web.token", settings.token), ("web.alert_token", settings.alert_token)):
+        if token and (problem := token_weakness(token, name)):
             return problem
     if not is_loopback(settings.host) and not settings.token:
         return (f"refusing to serve the dashboard on {settings.host} without a token: anyone who can reach it "
@@ -61,14 +64,14 @@ def binding_problem(settings: WebSettings) -> str | None:
     return None
 
 
-def token_weakness(token: str) -> str | None:
-    """Why ``token`` is too easy to guess to protect the dashboard, or None when it is not."""
+def token_weakness(token: str, name: str = "web.token") -> str | None:
+    """Why ``token`` (the setting ``name``) is too easy to guess to protect the dashboard, or None."""
     if len(token) < MIN_TOKEN_LENGTH:
-        return f"web.token is too short ({len(token)} characters, at least {MIN_TOKEN_LENGTH}); {MAKE_A_TOKEN}"
+        return f"{name} is too short ({len(token)} characters, at least {MIN_TOKEN_LENGTH}); {MAKE_A_TOKEN}"
     from zxcvbn import zxcvbn  # imported here: only `claudeops web` with a token pays for its word lists
 
     guesses_log10 = zxcvbn(token)["guesses_log10"]
     if guesses_log10 < MIN_TOKEN_GUESSES_LOG10:
-        return (f"web.token is too easy to guess (about 10^{guesses_log10:.0f} guesses, at least "
+        return (f"{name} is too easy to guess (about 10^{guesses_log10:.0f} guesses, at least "
                 f"10^{MIN_TOKEN_GUESSES_LOG10} needed: no repeats, sequences or words); {MAKE_A_TOKEN}")
     return None
