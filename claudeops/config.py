@@ -61,6 +61,9 @@ class CoreSettings:
                                               "(empty: none, fully isolated)")
     log_level: str = setting("warning", "debug, info, warning or error")
     log_format: str = setting("text", "text, or json for log shippers")
+    cli_path: str = setting("", "The Claude Code CLI to run (empty: the one bundled with claude-agent-sdk)")
+    lock_patience_seconds: float = setting(60.0, "How long a run waits out a database another process keeps "
+                                                 "locked before it gives up, in seconds")
 
 
 @dataclass
@@ -355,6 +358,7 @@ def validate_core(config: Config) -> None:
     require(core.log_format in LOG_FORMATS, "log_format", " or ".join(LOG_FORMATS))
     require(set(core.setting_sources) <= set(SETTING_SOURCES), "setting_sources",
             "a list of " + ", ".join(SETTING_SOURCES))
+    require(core.lock_patience_seconds >= 0, "lock_patience_seconds", "0 (no waiting) or more")
     for tier in TIER_DEFAULTS:
         section, settings = tier_section(tier), config.tier(tier)
         # an empty model would make the SDK leave out --model, and the CLI's default is its most expensive one
