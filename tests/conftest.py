@@ -9,8 +9,11 @@ fixtures the project ships for plugin authors.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -66,3 +69,36 @@ def empty_postgres_url(postgres_url: str) -> str:
     """``postgres_url`` with its ``public`` schema emptied, so the test's migrations start from nothing."""
     empty_public_schema(postgres_url)
     return postgres_url
+
+
+@dataclass(frozen=True)
+class SmallDisk:
+    """A real, small filesystem for one test: a tmpfs of ``size`` mounted on ``path``.
+
+    It exists only inside a private mount namespace (``unshare --mount --map-root-user``, which
+    needs no root), so commands that should see it run through :meth:`run`, and nothing on the
+    host is ever mounted or left behind. The test process itself sees ``path`` as the empty
+    folder the tmpfs covers.
+    """
+
+    path: Path
+    size: str
+
+    def run(self, argv: Sequence[str], *, env: dict[str, str] | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        script = 'mount -t tmpfs -o "size=$1" tmpfs "$2" && shift 2 && exec "$@"'
+        return subprocess.run(["unshare", "--mount", "--map-root-user", "sh", "-c", script, "sh", self.size,
+                               str(self.path), *argv], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> SmallDisk:
+    """A 2 MiB tmpfs at ``tmp_path / "disk"`` for commands run through ``small_disk.run`` (see :class:`SmallDisk`)."""
+    disk = SmallDisk(tmp_path / "disk", "2m")
+    disk.path.mkdir()
+    if shutil.which("unshare") is None:
+        pytest.skip("unshare (util-linux) is not installed: no private tmpfs for a full-disk test")
+    probe = disk.run(["true"])
+    if probe.returncode != 0:
+        pytest.skip(f"cannot mount a private tmpfs here (user namespaces off?): {probe.stderr.strip()}")
+    return disk
