@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
+import shutil
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
@@ -107,7 +108,7 @@ def open_store(url: str, *, lock_patience: float = LOCKED_PATIENCE_SECONDS) -> p
     try:
         database.connect(reuse_if_open=True)
     except (peewee.OperationalError, peewee.ImproperlyConfigured, sqlite3.Error) as exc:
-        raise StoreError(one_line(f"cannot open database {mask_url(url)}: {exc}")) from None
+        raise StoreError(one_line(f"cannot open database {mask_url(url)}: {storage_problem(exc) or exc}")) from None
     return database
 
 
@@ -130,7 +131,8 @@ def is_locked(exc: BaseException) -> bool:
 
 def is_disk_full(exc: BaseException) -> bool:
     """Whether ``exc`` is (or was raised from) the disk running out of space: SQLite's SQLITE_FULL, the
-    system's ENOSPC, or PostgreSQL's "No space left on device"."""
+    system's ENOSPC, PostgreSQL's "No space left on device", or an SQLite I/O error (growing its
+    ``-shm`` file fails as ``SQLITE_IOERR_SHMSIZE``) while the database's disk has no space left."""
     for cause in _causes(exc):
         if isinstance(cause, OSError) and cause.errno == errno.ENOSPC:
             return True
@@ -139,7 +141,24 @@ def is_disk_full(exc: BaseException) -> bool:
         if isinstance(cause, peewee.DatabaseError | sqlite3.Error) and (
                 "database or disk is full" in str(cause) or "No space left on device" in str(cause)):
             return True
+        if isinstance(cause, peewee.OperationalError | sqlite3.OperationalError) and "disk I/O error" in str(cause):
+            return _database_disk_is_full()
     return False
+
+
+FULL_DISK_BYTES = 1024 * 1024
+"""Free space under which an SQLite I/O error is taken for what it then almost always is: a full disk."""
+
+
+def _database_disk_is_full() -> bool:
+    """Whether the open SQLite database's folder has (almost) no space left."""
+    file = Path(db.obj.database) if is_sqlite() and db.obj.database != ":memory:" else None
+    if file is None:
+        return False
+    try:
+        return shutil.disk_usage(file.parent).free < FULL_DISK_BYTES
+    except OSError:
+        return False
 
 
 DISK_FULL = "the disk is full (SQLITE_FULL / ENOSPC: no space left on device)"

@@ -246,8 +246,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         error = str(exc)
     if error and "doctor" not in args and not {"-h", "--help", "--version"} & set(args):
         fail(error, EXIT_USAGE)
+    run_cli(app, error, args)
+
+
+def run_cli(app: App | None, load_error: str | None, args: Sequence[str]) -> None:
+    """The command line of a loaded app, every failure a one line message with its exit status.
+
+    :func:`main` after loading; test drivers that load their own plugins call it directly.
+    """
     try:
-        build_cli(app, error).main(args=args, prog_name="claudeops")
+        build_cli(app, load_error).main(args=list(args), prog_name="claudeops")
     except PluginError as exc:
         fail(str(exc))
     except NewerDatabase as exc:

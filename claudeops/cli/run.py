@@ -13,7 +13,7 @@ from claudeops.cli.context import apply_log_options, fail, log_options, pass_app
 from claudeops.config import ConfigError, tier_section
 from claudeops.exit_codes import EXIT_LOCKED, EXIT_MEANINGS, EXIT_USAGE
 from claudeops.logs import json_logging, report_problem, session_fields
-from claudeops.runner.lock import LockHeld
+from claudeops.runner.lock import LockHeld, LockUnavailable
 
 RUN_HELP_BEFORE_EXIT_CODES = """Run one agent session of tier N, and the next tiers if it escalates.
 
@@ -113,6 +113,8 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
         result = execute(app, request)
     except LockHeld as exc:
         fail(str(exc), EXIT_LOCKED)
+    except LockUnavailable as exc:
+        fail(str(exc))
     except ConfigError as exc:
         fail(str(exc), EXIT_USAGE)
     if as_json:
