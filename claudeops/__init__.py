@@ -36,8 +36,10 @@ from claudeops.store import (
     create_frozen_tables,
     db,
     insert_returning_id,
+    is_locked,
     is_row_id,
     portable_sql,
+    storage_problem,
     write_patiently,
 )
 from claudeops.toolgate import simple_commands, without_global_options
@@ -92,6 +94,7 @@ __all__ = [
     "get_session_dict",
     "hookimpl",
     "insert_returning_id",
+    "is_locked",
     "is_row_id",
     "now_timestamp",
     "one_line",
@@ -107,6 +110,7 @@ __all__ = [
     "session_dicts",
     "setting",
     "simple_commands",
+    "storage_problem",
     "to_timestamp",
     "unquoted",
     "utc_now",

@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,3 +103,40 @@ def small_disk(tmp_path: Path) -> SmallDisk:
     if probe.returncode != 0:
         pytest.skip(f"cannot mount a private tmpfs here (user namespaces off?): {probe.stderr.strip()}")
     return disk
+
+
+HOLD_THE_WRITE_LOCK = """
+import sqlite3, sys, time
+other = sqlite3.connect(sys.argv[1], isolation_level=None)
+other.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+other.execute("COMMIT")
+"""
+
+
+@pytest.fixture
+def short_busy_timeout(monkeypatch: pytest.MonkeyPatch) -> float:
+    """SQLite's busy timeout of the databases opened from now on, cut from 5 s to 0.1 s, so a test holds
+    the write lock past it (the case a run must wait out) without waiting 5 s."""
+    monkeypatch.setattr("claudeops.store.BUSY_TIMEOUT_SECONDS", 0.1)
+    return 0.1
+
+
+@pytest.fixture
+def hold_write_lock(claudeops_state_dir: Path) -> Iterator[Callable[[float], subprocess.Popen[str]]]:
+    """Factory: ``hold_write_lock(seconds)`` makes another process (an operator's ``sqlite3`` shell, a
+    dashboard edit, a run) hold the write lock of the test app's database for ``seconds``, from now."""
+    holders: list[subprocess.Popen[str]] = []
+
+    def hold(seconds: float) -> subprocess.Popen[str]:
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_WRITE_LOCK, str(claudeops_state_dir / "claudeops.db"),
+                                   str(seconds)], stdout=subprocess.PIPE, text=True)
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        holders.append(holder)
+        return holder
+
+    yield hold
+    for holder in holders:
+        holder.kill()
+        holder.wait()

@@ -23,7 +23,7 @@ from claudeops_web import assets, auth
 from claudeops_web.context import WebContext
 from claudeops_web.contributions import collect_contributions
 from claudeops_web.csrf import CSRFUnlessBearerMiddleware, csrf_config, load_or_create_secret
-from claudeops_web.hosts import LoopbackHostMiddleware
+from claudeops_web.hosts import LoopbackHostMiddleware, MalformedHostGuard
 from claudeops_web.openapi import MiddlewareErrorResponses
 from claudeops_web.rendering import handle_http_exception, handle_internal_error
 from claudeops_web.templating import build_environment
@@ -49,7 +49,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
                   include_in_schema=False)
     json_api = Router(API_PATH, route_handlers=contributions.api_routes)
     secret = load_or_create_secret(app.state_dir)
-    return Litestar(
+    dashboard = Litestar(
         route_handlers=[html, json_api, *assets.static_routes(htmx, contributions.static_dirs)],
         plugins=[HTMXPlugin(), MiddlewareErrorResponses(API_PATH, token_required=bool(settings.token))],
         template_config=TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment)),
@@ -62,6 +62,8 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
                                      render_plugins=[JsonRenderPlugin(), YamlRenderPlugin()]),
         debug=debug,
     )
+    dashboard.asgi_handler = MalformedHostGuard(dashboard.asgi_handler)
+    return dashboard
 
 
 def _exception_handlers() -> dict[Any, Any]:
