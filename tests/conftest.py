@@ -92,11 +92,11 @@ class SmallDisk:
                                str(self.path), *argv], env=env, capture_output=True, text=True, timeout=timeout)
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> SmallDisk:
-    """A 2 MiB tmpfs at ``tmp_path / "disk"`` for commands run through ``small_disk.run`` (see :class:`SmallDisk`)."""
-    disk = SmallDisk(tmp_path / "disk", "2m")
-    disk.path.mkdir()
+@pytest.fixture(scope="module")
+def small_disk(tmp_path_factory: pytest.TempPathFactory) -> SmallDisk:
+    """A 2 MiB tmpfs for commands run through ``small_disk.run`` (see :class:`SmallDisk`), one per test
+    module: a full-disk story is told once and its steps asserted by several tests."""
+    disk = SmallDisk(tmp_path_factory.mktemp("small-disk"), "2m")
     if shutil.which("unshare") is None:
         pytest.skip("unshare (util-linux) is not installed: no private tmpfs for a full-disk test")
     probe = disk.run(["true"])

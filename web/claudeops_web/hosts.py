@@ -27,7 +27,7 @@ from litestar.exceptions import ClientException
 from claudeops_web.settings import is_loopback
 
 if TYPE_CHECKING:
-    from litestar.types import ASGIApp, Receive, Scope, Send
+    from litestar.types import ASGIApp, HTTPResponseBodyEvent, HTTPResponseStartEvent, Receive, Scope, Send
 
 HOST_HEADER = re.compile(r"(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]*)(?::(?P<port>[0-9]{0,5}))?")
 """A Host header as RFC 3986 writes an authority without user info: a name, IPv4 or [IPv6], then
@@ -71,9 +71,11 @@ async def _refuse(scope: Scope, send: Send, problem: str) -> None:
         body, media_type = json.dumps({"status_code": 400, "detail": problem}).encode(), b"application/json"
     else:
         body, media_type = f"400 Bad Request: {problem}\n".encode(), b"text/plain; charset=utf-8"
-    await send({"type": "http.response.start", "status": 400,
-                "headers": [(b"content-type", media_type), (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
+    start: HTTPResponseStartEvent = {"type": "http.response.start", "status": 400, "headers": [
+        (b"content-type", media_type), (b"content-length", str(len(body)).encode())]}
+    end: HTTPResponseBodyEvent = {"type": "http.response.body", "body": body, "more_body": False}
+    await send(start)
+    await send(end)
 
 
 def host_name(header: str) -> str:
