@@ -15,7 +15,14 @@ from claudeops.app import App
 from claudeops.cli.context import AppState, fail, open_store_or_fail, pass_app, refuse_to_overwrite
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
 from claudeops.config import Config, ConfigError, parse_flag, setting
-from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
+from claudeops.exit_codes import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_LOCKED,
+    EXIT_NEWER_DATABASE,
+    EXIT_OK,
+    EXIT_USAGE,
+)
 from claudeops.hookspecs import hookimpl
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
 from claudeops.notable import LEVELS as EVENT_LEVELS
@@ -51,6 +58,7 @@ __all__ = [
     "EXIT_FAILED",
     "EXIT_INTERRUPTED",
     "EXIT_LOCKED",
+    "EXIT_NEWER_DATABASE",
     "EXIT_OK",
     "EXIT_USAGE",
     "MARKER_SERVICE",
