@@ -25,7 +25,14 @@ from claudeops.cli.context import (
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
 from claudeops.config import Config, ConfigError, parse_flag, setting
 from claudeops.encoding import bytes_problem, text_problem
-from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
+from claudeops.exit_codes import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_LOCKED,
+    EXIT_NEWER_DATABASE,
+    EXIT_OK,
+    EXIT_USAGE,
+)
 from claudeops.hookspecs import hookimpl
 from claudeops.inventory import KINDS as INVENTORY_KINDS
 from claudeops.inventory import Inventory, InventoryService
@@ -52,8 +59,10 @@ from claudeops.store import (
     create_frozen_tables,
     db,
     insert_returning_id,
+    is_locked,
     is_row_id,
     portable_sql,
+    storage_problem,
     write_patiently,
 )
 from claudeops.toolgate import WRITING_TOOLS, mutating_command, simple_commands, without_global_options
@@ -66,6 +75,7 @@ __all__ = [
     "EXIT_FAILED",
     "EXIT_INTERRUPTED",
     "EXIT_LOCKED",
+    "EXIT_NEWER_DATABASE",
     "EXIT_OK",
     "EXIT_USAGE",
     "INVENTORY_KINDS",
@@ -127,6 +137,7 @@ __all__ = [
     "get_session_dict",
     "hookimpl",
     "insert_returning_id",
+    "is_locked",
     "is_paused",
     "is_row_id",
     "lock_holder",
@@ -153,6 +164,7 @@ __all__ = [
     "simple_commands",
     "start_run",
     "stop_session",
+    "storage_problem",
     "text_problem",
     "to_timestamp",
     "unquoted",

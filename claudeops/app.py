@@ -30,8 +30,17 @@ from claudeops.config import (
 from claudeops.inventory_file import load_inventory
 from claudeops.markers import MarkerRegistry
 from claudeops.ops_dir import ops_dir_path
-from claudeops.session_rows import CORE_MIGRATIONS
-from claudeops.store import Migration, apply_migrations, migration_status, open_store
+from claudeops.session_rows import CORE_MIGRATIONS, RENAMED_OWNERS
+from claudeops.store import (
+    Migration,
+    SchemaDrift,
+    apply_migrations,
+    migration_status,
+    open_store,
+    refuse_newer,
+    schema_drift,
+)
+from claudeops.version import __version__
 
 log = logging.getLogger(__name__)
 
@@ -102,13 +111,31 @@ class App:
         return self.state_dir
 
     def open_store(self, *, migrate: bool = True) -> None:
-        """Open the configured database and (by default) apply pending migrations."""
+        """Open the configured database and (by default) apply pending migrations.
+
+        Migrating refuses a database a newer claudeops wrote (:class:`~claudeops.store.NewerDatabase`)
+        before changing anything: its schema is not one this version's code was written for.
+        """
         self.ensure_state_dir()
-        open_store(self.config.database_url)
+        open_store(self.config.database_url, lock_patience=self.config.core.lock_patience_seconds)
         if migrate:
-            applied = apply_migrations(self.migrations)
-            for step in applied:
-                log.info("applied migration %s/%s", step.owner, step.name)
+            self.migrate()
+
+    def migrate(self) -> list[Any]:
+        """Apply pending migrations of the store just opened, after refusing a newer database."""
+        drift = self.schema_drift()
+        refuse_newer(drift, self.config.database_url, __version__)
+        for owner, steps in drift.not_loaded.items():
+            log.info("the database has %d migration(s) of %r, which no loaded plugin registers; left alone",
+                     steps, owner)
+        applied = apply_migrations(self.migrations)
+        for step in applied:
+            log.info("applied migration %s/%s", step.owner, step.name)
+        return applied
+
+    def schema_drift(self) -> SchemaDrift:
+        """What the database's migrations table holds that this installation does not register."""
+        return schema_drift(self.migrations, RENAMED_OWNERS)
 
     def migration_status(self) -> list[Any]:
         return migration_status(self.migrations)

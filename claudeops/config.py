@@ -72,6 +72,9 @@ class CoreSettings:
                                "(empty: none); relative to this file's folder")
     maintenance_windows: list[str] = setting([], "Maintenance windows of every service: cron fields, a "
                                                  "duration and optionally a zone, like '0 3 * * sun 2h'")
+    cli_path: str = setting("", "The Claude Code CLI to run (empty: the one bundled with claude-agent-sdk)")
+    lock_patience_seconds: float = setting(60.0, "How long a run waits out a database another process keeps "
+                                                 "locked before it gives up, in seconds")
 
 
 @dataclass
@@ -394,6 +397,7 @@ def validate_core(config: Config) -> None:
             parse_window(window)
         except ValueError as exc:
             raise ConfigError(f"{config.sources['maintenance_windows']}: 'maintenance_windows': {exc}") from None
+    require(core.lock_patience_seconds >= 0, "lock_patience_seconds", "0 (no waiting) or more")
     for tier in TIER_DEFAULTS:
         section, settings = tier_section(tier), config.tier(tier)
         # an empty model would make the SDK leave out --model, and the CLI's default is its most expensive one

@@ -10,6 +10,7 @@ names from the ``claudeops`` API. click's own errors agree with the table: a
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_NEWER_DATABASE = 65  # EX_DATAERR: the data is not what this version can use; retrying will not help
 EXIT_LOCKED = 75  # EX_TEMPFAIL: "try again later", which is exactly the situation
 EXIT_INTERRUPTED = 130
 
@@ -20,6 +21,7 @@ EXIT_MEANINGS = {
     EXIT_USAGE: "usage or configuration error: a bad flag or value, an id or name that matches nothing, a file "
                 "that would be overwritten, an unreadable config or --replay file, no Claude credentials for a "
                 "real run",
+    EXIT_NEWER_DATABASE: "the database was written by a newer claudeops (or plugin); nothing was changed: upgrade",
     EXIT_LOCKED: "another run holds the lock (EX_TEMPFAIL: try later)",
     EXIT_INTERRUPTED: "interrupted (SIGTERM/SIGINT; the session is recorded as interrupted)",
 }

@@ -132,6 +132,12 @@ def before_session(session: Session) -> None:
     the Claude Code system prompt in ascending ``order`` (then name), so the result is stable.
     Conventional orders: 10 environment, 20 handoff from a lower tier, 30 cooldown state,
     40 memory. Fires for every tier, escalated ones included.
+
+    A failure is logged and the session goes on without the plugin, unless the plugin is
+    required (``claudeops_required = True`` on its module or object, as the memory and cooldowns
+    plugins declare): then the session fails before the model is asked anything. Called again
+    while SQLite reports the database locked (up to ``lock_patience_seconds``), with the failed
+    attempt's prompt sections taken back, so keep its writes in one transaction.
     """
 
 

@@ -49,6 +49,20 @@ BUILTIN_MODULES = {
 and kept the names that existing ``plugins.disable`` settings use."""
 
 
+REQUIRED_ATTRIBUTE = "claudeops_required"
+"""A plugin module (or object) with ``claudeops_required = True`` is one a session cannot do without."""
+
+
+def is_required(plugin: object) -> bool:
+    """Whether a failure of ``plugin`` in a session hook must fail the session instead of being logged.
+
+    Plugins that carry memory or limits (the memory and cooldowns built-ins) declare it: a session
+    without its memory block, or without its remediation limits, would run weaker in silence. Every
+    other plugin is optional unless it declares itself required, or ``plugins.strict`` is set.
+    """
+    return getattr(plugin, REQUIRED_ATTRIBUTE, False) is True
+
+
 class PluginError(Exception):
     """A plugin failed to load or raised in a hook; the message names the plugin."""
 

@@ -138,6 +138,11 @@ def update_session_row(session_id: int, **fields: Any) -> None:
     db.execute_sql(portable_sql(f"UPDATE sessions SET {assignments} WHERE id = ?"), (*fields.values(), session_id))
 
 
+ABANDONED_REASON = ("the runner stopped before recording how the session ended "
+                    "(it died, or could not write to the database)")
+"""The reason a row left ``running`` gets at the next start: a killed runner and a full disk look alike then."""
+
+
 def interrupt_abandoned_sessions(runner: str) -> int:
     """Mark ``runner``'s rows left ``running`` by a crashed process as ``interrupted``; returns how many.
 
@@ -146,8 +151,7 @@ def interrupt_abandoned_sessions(runner: str) -> int:
     to settle; rows from before runners were recorded (``NULL``) are taken as this runner's.
     """
     interrupted: int = (
-        SessionRow.update(status="interrupted", error="the runner process died before the session ended",
-                          ended_at=now_timestamp())
+        SessionRow.update(status="interrupted", error=ABANDONED_REASON, ended_at=now_timestamp())
         .where((SessionRow.status == "running") & ((SessionRow.runner == runner) | SessionRow.runner.is_null()))
         .execute())
     return interrupted

@@ -9,11 +9,13 @@ and a deferred read-then-write transaction cannot be retried by the busy handler
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import shutil
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -42,18 +44,30 @@ def is_row_id(value: int) -> bool:
 
 
 LOCKED_PATIENCE_SECONDS = 60.0
-"""How long a session keeps retrying a write SQLite refused as locked, on top of each attempt's
-own busy timeout: an unattended run should wait out a long dashboard edit or an operator's open
-``sqlite3`` shell rather than lose a marker or leave its row ``running``."""
+"""How long a run keeps retrying a write SQLite refused as locked, on top of each attempt's own
+busy timeout, unless ``lock_patience_seconds`` says otherwise: an unattended run should wait out a
+long dashboard edit or an operator's open ``sqlite3`` shell rather than lose a marker or leave its
+row ``running``."""
+
+BUSY_TIMEOUT_SECONDS = 5.0
+"""How long one SQLite statement waits for another connection's write lock before failing as
+locked (SQLite's busy handler). A run then retries for the lock patience; the dashboard answers
+503 with ``Retry-After``. Tests shorten it to hold a lock past it without waiting 5 s."""
 
 T = TypeVar("T")
 
-SQLITE_PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "normal", "busy_timeout": 5000}
+SQLITE_PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "normal"}
 MIGRATIONS_TABLE = "claudeops_migrations"
+
+_lock_patience = LOCKED_PATIENCE_SECONDS
 
 
 class StoreError(Exception):
     """A database problem, phrased as one line for the operator."""
+
+
+class NewerDatabase(StoreError):
+    """The database has migrations this installation does not know: a newer claudeops (or plugin) wrote it."""
 
 
 class BaseModel(peewee.Model):
@@ -64,14 +78,27 @@ class BaseModel(peewee.Model):
         legacy_table_names = False
 
 
-def open_store(url: str) -> peewee.Database:
-    """Open the database at ``url`` and bind every model to it."""
+def sqlite_file(url: str) -> Path | None:
+    """The file a ``sqlite:///`` URL names; ``None`` for another database or an in-memory one."""
+    path = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else ":memory:"
+    return None if path == ":memory:" else Path(path)
+
+
+def open_store(url: str, *, lock_patience: float = LOCKED_PATIENCE_SECONDS) -> peewee.Database:
+    """Open the database at ``url`` and bind every model to it.
+
+    ``lock_patience`` is how long writes of this process wait out a database another process
+    keeps locked (:func:`write_patiently`).
+    """
+    global _lock_patience
+    _lock_patience = lock_patience
     if url.startswith("sqlite:///"):
         path = url.removeprefix("sqlite:///")
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if (file := sqlite_file(url)) is not None:
+            file.parent.mkdir(parents=True, exist_ok=True)
+        pragmas = {**SQLITE_PRAGMAS, "busy_timeout": int(BUSY_TIMEOUT_SECONDS * 1000)}
         database: peewee.Database = peewee.SqliteDatabase(
-            path, pragmas=SQLITE_PRAGMAS, timeout=5, lock_type="IMMEDIATE")
+            path, pragmas=pragmas, timeout=BUSY_TIMEOUT_SECONDS, lock_type="IMMEDIATE")
     else:
         try:
             database = connect_url(url)
@@ -81,13 +108,81 @@ def open_store(url: str) -> peewee.Database:
     try:
         database.connect(reuse_if_open=True)
     except (peewee.OperationalError, peewee.ImproperlyConfigured, sqlite3.Error) as exc:
-        raise StoreError(one_line(f"cannot open database {mask_url(url)}: {exc}")) from None
+        raise StoreError(one_line(f"cannot open database {mask_url(url)}: {storage_problem(exc) or exc}")) from None
     return database
 
 
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """``exc`` and what it was raised from: a plugin's failure wraps the database's own error."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
 def is_locked(exc: BaseException) -> bool:
-    """Whether ``exc`` is SQLite refusing a statement because another connection holds the lock."""
-    return isinstance(exc, peewee.OperationalError | sqlite3.OperationalError) and "locked" in str(exc)
+    """Whether ``exc`` is (or was raised from) SQLite refusing a statement because another connection
+    holds the lock."""
+    return any(isinstance(cause, peewee.OperationalError | sqlite3.OperationalError) and "locked" in str(cause)
+               for cause in _causes(exc))
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` is (or was raised from) the disk running out of space: SQLite's SQLITE_FULL, the
+    system's ENOSPC, PostgreSQL's "No space left on device", or an SQLite I/O error (growing its
+    ``-shm`` file fails as ``SQLITE_IOERR_SHMSIZE``) while the database's disk has no space left."""
+    for cause in _causes(exc):
+        if isinstance(cause, OSError) and cause.errno == errno.ENOSPC:
+            return True
+        if isinstance(cause, sqlite3.Error) and getattr(cause, "sqlite_errorname", "") == "SQLITE_FULL":
+            return True
+        if isinstance(cause, peewee.DatabaseError | sqlite3.Error) and (
+                "database or disk is full" in str(cause) or "No space left on device" in str(cause)):
+            return True
+        if isinstance(cause, peewee.OperationalError | sqlite3.OperationalError) and "disk I/O error" in str(cause):
+            return _database_disk_is_full()
+    return False
+
+
+FULL_DISK_BYTES = 1024 * 1024
+"""Free space under which an SQLite I/O error is taken for what it then almost always is: a full disk."""
+
+
+def _database_disk_is_full() -> bool:
+    """Whether the open SQLite database's folder has (almost) no space left."""
+    file = Path(db.obj.database) if is_sqlite() and db.obj.database != ":memory:" else None
+    if file is None:
+        return False
+    try:
+        return shutil.disk_usage(file.parent).free < FULL_DISK_BYTES
+    except OSError:
+        return False
+
+
+DISK_FULL = "the disk is full (SQLITE_FULL / ENOSPC: no space left on device)"
+"""How every command names a full disk, whichever layer noticed it first."""
+
+
+def storage_problem(exc: BaseException) -> str | None:
+    """One line naming why the database refused a write it would otherwise take, or ``None``.
+
+    A full disk and a lock held too long are the two an operator fixes outside claudeops, so
+    they are named as such instead of as a driver's message.
+    """
+    if is_disk_full(exc):
+        return DISK_FULL
+    if is_locked(exc):
+        return "the database is locked by another process"
+    return None
+
+
+def describe_database_error(exc: BaseException) -> str:
+    """One line for a database failure that ended a command: its storage cause when it has one."""
+    if isinstance(exc, StoreError):
+        return one_line(str(exc))
+    return storage_problem(exc) or one_line(str(exc))
 
 
 class LockedPatience:
@@ -99,7 +194,7 @@ class LockedPatience:
 
     def __init__(self, what: str, patience: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.what = what
-        self.patience = LOCKED_PATIENCE_SECONDS if patience is None else patience
+        self.patience = _lock_patience if patience is None else patience
         self._clock = clock
         self._deadline = clock() + self.patience
         self._delay = 0.1
@@ -118,8 +213,26 @@ class LockedPatience:
         return delay
 
 
+    def problem(self, exc: BaseException) -> str | None:
+        """Why a write failed for good when the database's storage is the cause (a full disk, a lock held
+        past the patience); ``None`` for any other failure (a plugin's bug, a constraint)."""
+        problem = storage_problem(exc)
+        if problem is not None and is_locked(exc) and not is_disk_full(exc):
+            problem = f"the database stayed locked by another process for {self.patience:g} s"
+        return problem
+
+    def give_up(self, exc: Exception) -> StoreError | None:
+        """The one-line error to raise for a write that failed for good, or ``None`` to re-raise ``exc``."""
+        problem = self.problem(exc)
+        return None if problem is None else StoreError(f"{self.what}: {problem}")
+
+
 def write_patiently(write: Callable[[], T], what: str) -> T:
-    """``write()``, run again while the database is locked, for up to :data:`LOCKED_PATIENCE_SECONDS`."""
+    """``write()``, run again while the database is locked, for up to the lock patience.
+
+    What failed for good because of the database's storage (a full disk, a lock held too long)
+    is raised as a :class:`StoreError` saying so and naming ``what``.
+    """
     patience: LockedPatience | None = None
     while True:
         try:
@@ -128,6 +241,8 @@ def write_patiently(write: Callable[[], T], what: str) -> T:
             patience = patience or LockedPatience(what)
             delay = patience.delay_after(exc)
             if delay is None:
+                if (error := patience.give_up(exc)) is not None:
+                    raise error from exc
                 raise
             time.sleep(delay)
 
@@ -143,6 +258,8 @@ async def write_patiently_async(write: Callable[[], Awaitable[T]], what: str) ->
             patience = patience or LockedPatience(what)
             delay = patience.delay_after(exc)
             if delay is None:
+                if (error := patience.give_up(exc)) is not None:
+                    raise error from exc
                 raise
             await asyncio.sleep(delay)
 
@@ -254,19 +371,69 @@ class MigrationError(StoreError):
     """A migration failed; its transaction was rolled back."""
 
 
-def _applied(owner: str) -> dict[str, str]:
-    query = MigrationRecord.select().where(MigrationRecord.owner == owner)
-    return {record.name: record.applied_at for record in query}
+def recorded_migrations() -> dict[str, set[str]]:
+    """Owner → names of the steps the migrations table records; empty for a database never migrated.
+
+    Only reads: a database nobody migrated yet is left as it is (``doctor`` must not create one).
+    """
+    if not db.table_exists(MIGRATIONS_TABLE):
+        return {}
+    recorded: dict[str, set[str]] = {}
+    for record in MigrationRecord.select(MigrationRecord.owner, MigrationRecord.name):
+        recorded.setdefault(record.owner, set()).add(record.name)
+    return recorded
 
 
 def migration_status(plan: Iterable[tuple[str, Sequence[Migration]]]) -> list[MigrationStatus]:
-    """Every known migration with the time it was applied, or None when pending."""
-    db.create_tables([MigrationRecord], safe=True)
-    rows: list[MigrationStatus] = []
-    for owner, migrations in plan:
-        applied = _applied(owner)
-        rows.extend(MigrationStatus(owner, step.name, applied.get(step.name)) for step in migrations)
-    return rows
+    """Every known migration with the time it was applied, or None when pending (reads only)."""
+    if not db.table_exists(MIGRATIONS_TABLE):
+        return [MigrationStatus(owner, step.name, None) for owner, migrations in plan for step in migrations]
+    stamps = {(record.owner, record.name): record.applied_at for record in MigrationRecord.select()}
+    return [MigrationStatus(owner, step.name, stamps.get((owner, step.name)))
+            for owner, migrations in plan for step in migrations]
+
+
+@dataclass(frozen=True)
+class SchemaDrift:
+    """The recorded migrations that this installation's plan does not account for.
+
+    ``unknown``: steps (``owner/name``) of an owner this installation registers but does not know,
+    so a newer claudeops or plugin wrote them, and an older one must not use the database.
+    ``not_loaded``: owner → recorded steps, for owners nobody registers here: a plugin that is
+    disabled or not installed. Its tables are left alone; that is a note, not a refusal.
+    """
+
+    unknown: tuple[str, ...] = ()
+    not_loaded: Mapping[str, int] = field(default_factory=dict)
+
+
+def schema_drift(plan: Iterable[tuple[str, Sequence[Migration]]], renamed: Mapping[str, str]) -> SchemaDrift:
+    """Compare the migrations table with ``plan``; ``renamed`` maps owners' former names to today's.
+
+    A step recorded under a former owner name (``claudeops_events``, before the core renames it)
+    counts as its owner's today, so an old database is read as what it is.
+    """
+    known = {owner: {step.name for step in migrations} for owner, migrations in plan}
+    unknown: list[str] = []
+    not_loaded: dict[str, int] = {}
+    for recorded_owner, names in sorted(recorded_migrations().items()):
+        owner = renamed.get(recorded_owner, recorded_owner)
+        if owner not in known:
+            not_loaded[owner] = not_loaded.get(owner, 0) + len(names)
+            continue
+        unknown.extend(f"{owner}/{name}" for name in sorted(names - known[owner]))
+    return SchemaDrift(tuple(unknown), not_loaded)
+
+
+def refuse_newer(drift: SchemaDrift, url: str, version: str) -> None:
+    """Raise :class:`NewerDatabase` when ``drift`` has steps this installation does not know."""
+    if not drift.unknown:
+        return
+    more = f" (and {len(drift.unknown) - 1} more)" if len(drift.unknown) > 1 else ""
+    raise NewerDatabase(f"the database {mask_url(url)} was written by a newer claudeops: it has migration "
+                        f"{drift.unknown[0]}{more}, which claudeops {version} and its plugins do not know; "
+                        "upgrade claudeops (and plugins), or point database_url at another database; "
+                        "nothing was changed")
 
 
 def apply_migrations(plan: Iterable[tuple[str, Sequence[Migration]]]) -> list[MigrationStatus]:
@@ -274,20 +441,27 @@ def apply_migrations(plan: Iterable[tuple[str, Sequence[Migration]]]) -> list[Mi
 
     Idempotent: a second call applies nothing. A failing migration is rolled back (its DDL
     included, on SQLite and PostgreSQL alike) and raises :class:`MigrationError`; migrations
-    applied before it stay applied.
+    applied before it stay applied. A database another process keeps locked is waited out
+    (:func:`write_patiently`): a step refused as locked was rolled back whole.
     """
-    db.create_tables([MigrationRecord], safe=True)
+    write_patiently(lambda: db.create_tables([MigrationRecord], safe=True), "creating the migrations table")
     done = []
     for owner, migrations in plan:
-        applied = _applied(owner)
+        applied = {record.name for record in MigrationRecord.select().where(MigrationRecord.owner == owner)}
         for step in migrations:
             if step.name in applied:
                 continue
             stamp = now_timestamp()
-            try:
+
+            def apply(step: Migration = step, owner: str = owner, stamp: str = stamp) -> None:
                 with db.atomic():
                     step.apply(db.obj)
                     MigrationRecord.create(owner=owner, name=step.name, applied_at=stamp)
+
+            try:
+                write_patiently(apply, f"applying migration {owner}/{step.name}")
+            except StoreError:
+                raise
             except Exception as exc:
                 raise MigrationError(f"migration {owner}/{step.name} failed and was rolled back: {exc}") from exc
             done.append(MigrationStatus(owner, step.name, stamp))

@@ -9,8 +9,12 @@ fixtures the project ships for plugin authors.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -66,3 +70,73 @@ def empty_postgres_url(postgres_url: str) -> str:
     """``postgres_url`` with its ``public`` schema emptied, so the test's migrations start from nothing."""
     empty_public_schema(postgres_url)
     return postgres_url
+
+
+@dataclass(frozen=True)
+class SmallDisk:
+    """A real, small filesystem for one test: a tmpfs of ``size`` mounted on ``path``.
+
+    It exists only inside a private mount namespace (``unshare --mount --map-root-user``, which
+    needs no root), so commands that should see it run through :meth:`run`, and nothing on the
+    host is ever mounted or left behind. The test process itself sees ``path`` as the empty
+    folder the tmpfs covers.
+    """
+
+    path: Path
+    size: str
+
+    def run(self, argv: Sequence[str], *, env: dict[str, str] | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        script = 'mount -t tmpfs -o "size=$1" tmpfs "$2" && shift 2 && exec "$@"'
+        return subprocess.run(["unshare", "--mount", "--map-root-user", "sh", "-c", script, "sh", self.size,
+                               str(self.path), *argv], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def small_disk(tmp_path_factory: pytest.TempPathFactory) -> SmallDisk:
+    """A 2 MiB tmpfs for commands run through ``small_disk.run`` (see :class:`SmallDisk`), one per test
+    module: a full-disk story is told once and its steps asserted by several tests."""
+    disk = SmallDisk(tmp_path_factory.mktemp("small-disk"), "2m")
+    if shutil.which("unshare") is None:
+        pytest.skip("unshare (util-linux) is not installed: no private tmpfs for a full-disk test")
+    probe = disk.run(["true"])
+    if probe.returncode != 0:
+        pytest.skip(f"cannot mount a private tmpfs here (user namespaces off?): {probe.stderr.strip()}")
+    return disk
+
+
+HOLD_THE_WRITE_LOCK = """
+import sqlite3, sys, time
+other = sqlite3.connect(sys.argv[1], isolation_level=None)
+other.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+other.execute("COMMIT")
+"""
+
+
+@pytest.fixture
+def short_busy_timeout(monkeypatch: pytest.MonkeyPatch) -> float:
+    """SQLite's busy timeout of the databases opened from now on, cut from 5 s to 0.1 s, so a test holds
+    the write lock past it (the case a run must wait out) without waiting 5 s."""
+    monkeypatch.setattr("claudeops.store.BUSY_TIMEOUT_SECONDS", 0.1)
+    return 0.1
+
+
+@pytest.fixture
+def hold_write_lock(claudeops_state_dir: Path) -> Iterator[Callable[[float], subprocess.Popen[str]]]:
+    """Factory: ``hold_write_lock(seconds)`` makes another process (an operator's ``sqlite3`` shell, a
+    dashboard edit, a run) hold the write lock of the test app's database for ``seconds``, from now."""
+    holders: list[subprocess.Popen[str]] = []
+
+    def hold(seconds: float) -> subprocess.Popen[str]:
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_WRITE_LOCK, str(claudeops_state_dir / "claudeops.db"),
+                                   str(seconds)], stdout=subprocess.PIPE, text=True)
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        holders.append(holder)
+        return holder
+
+    yield hold
+    for holder in holders:
+        holder.kill()
+        holder.wait()

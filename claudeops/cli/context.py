@@ -16,9 +16,9 @@ import click
 
 from claudeops.app import App
 from claudeops.config import LOG_FORMATS, LOG_LEVELS, ConfigError
-from claudeops.exit_codes import EXIT_FAILED, EXIT_USAGE
+from claudeops.exit_codes import EXIT_FAILED, EXIT_NEWER_DATABASE, EXIT_USAGE
 from claudeops.logs import configure_logging, report_problem
-from claudeops.store import StoreError
+from claudeops.store import NewerDatabase, StoreError
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -85,9 +85,12 @@ def apply_log_options(app: App, log_level: str | None, log_format: str | None) -
 
 
 def open_store_or_fail(app: App, *, migrate: bool = True) -> None:
-    """Open the database for a command; a problem becomes a one-line error (a bad state_dir: exit 2)."""
+    """Open the database for a command; a problem becomes a one-line error (a bad state_dir: exit 2, a
+    database a newer claudeops wrote: exit 65)."""
     try:
         app.open_store(migrate=migrate)
+    except NewerDatabase as exc:
+        fail(str(exc), EXIT_NEWER_DATABASE)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     except ConfigError as exc:

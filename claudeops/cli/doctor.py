@@ -1,12 +1,15 @@
 """``claudeops doctor``: check the installation, one line per check, non-zero if any fails.
 
 Meant for the moment after installing or before adding the cron line: each check says what
-is wrong and what to do, so nothing has to be discovered from a failed 3 a.m. run.
+is wrong and what to do, so nothing has to be discovered from a failed 3 a.m. run. Doctor only
+looks: on a fresh state directory it creates neither the directory nor the database (the first
+command that needs them does, migrating as it goes), unless ``--fix`` asks it to.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -17,12 +20,17 @@ import click
 from claudeops.app import App
 from claudeops.cli.context import AppState
 from claudeops.config import Config
-from claudeops.exit_codes import EXIT_FAILED
+from claudeops.exit_codes import EXIT_FAILED, EXIT_NEWER_DATABASE
 from claudeops.ops_dir import read_ops_dir
 from claudeops.runner.credentials import credential_source
 from claudeops.runner.prompts import PromptError, tier_prompt_path
-from claudeops.store import StoreError, mask_url
+from claudeops.store import NewerDatabase, StoreError, mask_url, open_store, refuse_newer, sqlite_file
+from claudeops.version import __version__
 from claudeops.wording import counted
+
+LOW_FREE_SPACE_BYTES = 100 * 1024 * 1024
+"""Below this much free space in the state directory doctor fails: a session writes its transcript
+and rows there, and a disk that fills up during a run loses what the session was recording."""
 
 
 @dataclass(frozen=True)
@@ -30,26 +38,44 @@ class Check:
     """One line of the report; a ``warning`` is shown but, being ``ok``, does not fail doctor.
 
     Warnings are for settings that do nothing (a misspelt variable or plugin name): harmless to
-    a run, so not a failure, but the reason a setting seems to be ignored.
+    a run, so not a failure, but the reason a setting seems to be ignored. ``exit_code`` is the
+    status a failed check gives doctor when it has one of its own (a database from a newer
+    version exits as it does for every command).
     """
 
     name: str
     ok: bool
     detail: str
     warning: bool = False
+    exit_code: int = EXIT_FAILED
 
 
-def find_claude_cli() -> Path | None:
-    """The Claude Code CLI the SDK will run: the one bundled in the wheel, else one on PATH."""
-    import shutil
-
+def find_claude_cli(config: Config | None = None) -> Path | None:
+    """The Claude Code CLI a run will start: ``cli_path`` when set, else the one bundled in the wheel,
+    else ``claude`` on PATH (the SDK's own order)."""
+    from claudeops.runner.options import configured_cli_path
     from claudeops.runner.sdk import bundled_cli_path
 
-    bundled = bundled_cli_path()
-    if bundled.is_file() and os.access(bundled, os.X_OK):
-        return bundled
-    found = shutil.which("claude")
-    return Path(found) if found else None
+    configured = configured_cli_path(config) if config is not None else None
+    candidates = [configured] if configured else [str(bundled_cli_path()), shutil.which("claude")]
+    for candidate in candidates:
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return Path(candidate)
+    return None
+
+
+def check_claude_cli(config: Config | None) -> Check:
+    """The CLI a run will start, or the same one-line reason a session would record without it."""
+    found = find_claude_cli(config)
+    if found is not None:
+        if config is not None and config.core.cli_path:
+            return Check("claude cli", True, f"{found} (cli_path, from {config.sources.get('cli_path', 'default')})")
+        return Check("claude cli", True, str(found))
+    if config is None:
+        return Check("claude cli", False, "Claude Code CLI not found; reinstall claude-agent-sdk")
+    from claudeops.runner.failures import cli_not_found
+
+    return Check("claude cli", False, cli_not_found(config))
 
 
 def check_credentials(environ: Mapping[str, str]) -> Check:
@@ -90,22 +116,21 @@ def check_inventory(config: Config) -> Iterator[Check]:
         yield from (Check("ops dir", True, problem, warning=True) for problem in ops.problems)
 
 
-def run_checks(state: AppState) -> Iterator[Check]:
-    """Every check in order; later checks are skipped when what they need failed."""
+def run_checks(state: AppState, *, fix: bool = False) -> Iterator[Check]:
+    """Every check in order; later checks are skipped when what they need failed. ``fix`` creates the
+    state directory and the database and applies pending migrations."""
     if state.load_error:
         yield Check("config", False, state.load_error)
     else:
         app = state.app
         yield Check("config", True, f"loaded from {app.config.raw.label}")
         yield from (Check("config", True, warning, warning=True) for warning in app.config.warnings)
-        yield from _state_and_store_checks(app)
+        yield from _state_and_store_checks(app, fix)
         yield from _plugin_checks(app)
         yield from plugin_doctor_checks(app)
         yield check_prompts(app.config)
         yield from check_inventory(app.config)
-    cli_path = find_claude_cli()
-    yield Check("claude cli", cli_path is not None,
-                str(cli_path) if cli_path else "Claude Code CLI not found; reinstall claude-agent-sdk")
+    yield check_claude_cli(None if state.load_error else state.app.config)
     yield check_credentials(os.environ)
 
 
@@ -134,37 +159,99 @@ def plugin_doctor_checks(app: App) -> Iterator[Check]:
             yield Check(str(name), status != "fail", str(detail), warning=status == "warn")
 
 
-def _state_and_store_checks(app: App) -> Iterator[Check]:
+def _state_and_store_checks(app: App, fix: bool) -> Iterator[Check]:
     state_dir = app.state_dir
-    try:
-        state_dir.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=state_dir):
-            pass
-        yield Check("state dir", True, f"{state_dir} is writable")
-    except OSError as exc:
-        yield Check("state dir", False, f"{state_dir} is not writable: {exc.strerror}")
+    if not state_dir.exists() and not fix:
+        yield _future_state_dir(state_dir)
+    else:
+        try:
+            state_dir.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=state_dir):
+                pass
+            yield Check("state dir", True, f"{state_dir} is writable")
+        except OSError as exc:
+            yield Check("state dir", False, f"{state_dir} is not writable: {exc.strerror}")
+            return
+    yield check_free_space(state_dir)
+    yield from _database_checks(app, fix)
+
+
+def _future_state_dir(state_dir: Path) -> Check:
+    """A state directory that does not exist yet: fine if the first run can create it."""
+    parent = _existing_ancestor(state_dir)
+    if os.access(parent, os.W_OK | os.X_OK):
+        return Check("state dir", True, f"{state_dir} does not exist yet; the first run creates it "
+                                        f"({parent} is writable)")
+    return Check("state dir", False, f"{state_dir} does not exist and cannot be created: {parent} is not writable")
+
+
+def _existing_ancestor(path: Path) -> Path:
+    path = path.absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def check_free_space(state_dir: Path) -> Check:
+    """Free space where sessions write their rows and transcripts (fails below :data:`LOW_FREE_SPACE_BYTES`)."""
+    where = _existing_ancestor(state_dir)
+    free = shutil.disk_usage(where).free
+    detail = f"{_mebibytes(free)} free in {where}"
+    if free < LOW_FREE_SPACE_BYTES:
+        return Check("disk space", False, f"only {detail}, less than {_mebibytes(LOW_FREE_SPACE_BYTES)}: a session "
+                                          "writes its rows and transcript there; free some space")
+    return Check("disk space", True, detail)
+
+
+def _mebibytes(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f} MiB" if size < 1024 ** 3 else f"{size / 1024 ** 3:.1f} GiB"
+
+
+def _database_checks(app: App, fix: bool) -> Iterator[Check]:
+    """The database: reachable, not from a newer version, migrations pending (a note) or applied."""
+    url = app.config.database_url
+    shown = mask_url(url)
+    file = sqlite_file(url)
+    if file is not None and not file.exists() and not fix:
+        yield Check("database", True, f"{shown} does not exist yet; the first command that needs it creates and "
+                                      "migrates it (or `claudeops doctor --fix` now)")
         return
-    url = mask_url(app.config.database_url)
     try:
-        app.open_store(migrate=False)
+        open_store(url, lock_patience=app.config.core.lock_patience_seconds)
+        drift = app.schema_drift()
+        refuse_newer(drift, url, __version__)
+        applied = app.migrate() if fix else []
+    except NewerDatabase as exc:
+        yield Check("database", False, str(exc), exit_code=EXIT_NEWER_DATABASE)
+        return
     except StoreError as exc:
         yield Check("database", False, str(exc))
         return
-    pending = [f"{row.owner}/{row.name}" for row in app.migration_status() if row.applied_at is None]
-    if pending:
-        yield Check("database", False, f"{url}: {len(pending)} pending migration(s); run `claudeops db migrate`")
+    pending = [row for row in app.migration_status() if row.applied_at is None]
+    if applied:
+        yield Check("database", True, f"{shown}: applied {counted(len(applied), 'migration')}")
+    elif pending:
+        yield Check("database", True, f"{shown} is reachable; {counted(len(pending), 'migration')} pending, applied "
+                                      "by the next command that opens it (or `claudeops doctor --fix` now)")
     else:
-        yield Check("database", True, f"{url} is reachable and migrated")
+        yield Check("database", True, f"{shown} is reachable and migrated")
+    for owner, steps in drift.not_loaded.items():
+        yield Check("database", True, f"{counted(steps, 'migration')} of {owner!r}, a plugin not loaded "
+                                      "(disabled or not installed), left alone")
 
 
 @click.command("doctor")
+@click.option("--fix", is_flag=True, help="Create the state directory and the database, and apply pending "
+                                          "migrations (doctor changes nothing without it).")
 @click.pass_context
-def doctor_command(ctx: click.Context) -> None:
-    """Check config, state dir, database, plugins, tier prompts, the Claude Code CLI and credentials."""
-    failed = 0
-    for check in run_checks(ctx.obj):
+def doctor_command(ctx: click.Context, fix: bool) -> None:
+    """Check config, state dir, free space, database, plugins, tier prompts, the Claude Code CLI and
+    credentials. Exits 1 if a check fails (65 for a database written by a newer claudeops)."""
+    failures = []
+    for check in run_checks(ctx.obj, fix=fix):
         label, colour = ("warn", "yellow") if check.warning else ("ok  ", "green") if check.ok else ("FAIL", "red")
         click.echo(f"{click.style(label, fg=colour)} {check.name}: {check.detail}")
-        failed += not check.ok
-    if failed:
-        ctx.exit(EXIT_FAILED)
+        if not check.ok:
+            failures.append(check.exit_code)
+    if failures:
+        ctx.exit(EXIT_NEWER_DATABASE if EXIT_NEWER_DATABASE in failures else EXIT_FAILED)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,11 +35,12 @@ from claudeops.cli.init import init_command
 from claudeops.cli.run import run_command
 from claudeops.cli.sessions import sessions_group
 from claudeops.config import ConfigError
-from claudeops.exit_codes import EXIT_FAILED, EXIT_USAGE
+from claudeops.exit_codes import EXIT_FAILED, EXIT_NEWER_DATABASE, EXIT_USAGE
 from claudeops.logs import configure_logging
 from claudeops.plugins import PluginError, describe_plugins
-from claudeops.store import StoreError, apply_migrations, backup_sqlite, mask_url
+from claudeops.store import NewerDatabase, StoreError, backup_sqlite, describe_database_error, mask_url
 from claudeops.version import __version__
+from claudeops.wording import counted
 
 
 def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
@@ -122,7 +124,9 @@ def db_migrate(app: App) -> None:
     """Apply pending migrations of the core and every loaded plugin (safe to repeat)."""
     open_store_or_fail(app, migrate=False)
     try:
-        applied = apply_migrations(app.migrations)
+        applied = app.migrate()
+    except NewerDatabase as exc:
+        fail(str(exc), EXIT_NEWER_DATABASE)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     for step in applied:
@@ -138,8 +142,16 @@ def db_status(app: App) -> None:
     rows = app.migration_status()
     for row in rows:
         click.echo(f"{row.applied_at or 'pending':20}  {row.owner}/{row.name}")
+    drift = app.schema_drift()
+    for step in drift.unknown:
+        click.echo(f"{'unknown (newer)':20}  {step}")
+    for owner, steps in drift.not_loaded.items():
+        click.echo(f"{'not loaded':20}  {owner}: {counted(steps, 'migration')} of a plugin not loaded, left alone")
     pending = sum(1 for row in rows if row.applied_at is None)
     click.echo(f"{pending} pending" if pending else "all migrations applied")
+    if drift.unknown:
+        fail(f"{len(drift.unknown)} migration(s) unknown to this version: the database was written by a newer "
+             "claudeops", EXIT_NEWER_DATABASE)
 
 
 @db_group.command("backup")
@@ -238,9 +250,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         error = str(exc)
     if error and "doctor" not in args and not {"-h", "--help", "--version"} & set(args):
         fail(error, EXIT_USAGE)
+    run_cli(app, error, args)
+
+
+def run_cli(app: App | None, load_error: str | None, args: Sequence[str]) -> None:
+    """The command line of a loaded app, every failure a one line message with its exit status.
+
+    :func:`main` after loading; test drivers that load their own plugins call it directly.
+    """
     try:
-        build_cli(app, error).main(args=args, prog_name="claudeops")
+        build_cli(app, load_error).main(args=list(args), prog_name="claudeops")
     except PluginError as exc:
         fail(str(exc))
-    except (StoreError, peewee.PeeweeException) as exc:  # from any command, ``run`` included
-        fail(f"database error: {exc}")
+    except NewerDatabase as exc:
+        fail(str(exc), EXIT_NEWER_DATABASE)
+    except (StoreError, peewee.PeeweeException, sqlite3.Error) as exc:  # from any command, ``run`` included
+        fail(f"database error: {describe_database_error(exc)}")

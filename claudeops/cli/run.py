@@ -14,7 +14,7 @@ from claudeops.cli.context import apply_log_options, fail, log_options, pass_app
 from claudeops.config import ConfigError, tier_section
 from claudeops.exit_codes import EXIT_LOCKED, EXIT_MEANINGS, EXIT_USAGE
 from claudeops.logs import json_logging, report_problem, session_fields
-from claudeops.runner.lock import LockHeld
+from claudeops.runner.lock import LockHeld, LockUnavailable
 
 if TYPE_CHECKING:
     from claudeops.runner.session_run import RunObserver
@@ -128,6 +128,8 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
         result = execute(app, request)
     except LockHeld as exc:
         fail(str(exc), EXIT_LOCKED)
+    except LockUnavailable as exc:
+        fail(str(exc))
     except ConfigError as exc:
         fail(str(exc), EXIT_USAGE)
     if as_json:

@@ -29,6 +29,7 @@ from claudeops.exit_codes import EXIT_LOCKED as EXIT_LOCKED  # re-exported: call
 from claudeops.logs import session_fields
 from claudeops.runner.credentials import require_credentials
 from claudeops.runner.lock import RunLock, run_domain
+from claudeops.runner.orphans import reap_stale_cli
 from claudeops.runner.prompts import run_reasons, tier_prompt_path
 from claudeops.runner.replay import Recording, ReplaySource
 from claudeops.runner.session_run import (
@@ -41,6 +42,7 @@ from claudeops.runner.session_run import (
 )
 from claudeops.session import Handoff, Session
 from claudeops.session_rows import interrupt_abandoned_sessions
+from claudeops.store import write_patiently
 
 log = logging.getLogger(__name__)
 
@@ -196,8 +198,11 @@ def execute(app: App, request: RunRequest) -> ChainResult:
     if request.transport_factory is None:
         require_credentials(os.environ, app.config.core.setting_sources)
     with RunLock(app.ensure_state_dir()):
+        reap_stale_cli(app.state_dir)
         app.open_store()
-        abandoned = interrupt_abandoned_sessions(run_domain(app.state_dir))
+        domain = run_domain(app.state_dir)
+        abandoned = write_patiently(lambda: interrupt_abandoned_sessions(domain),
+                                    "marking sessions a dead run left running as interrupted")
         if abandoned:
             log.warning("marked %d session(s) left running by a process that died as interrupted", abandoned)
         return asyncio.run(_with_signals(app, request))

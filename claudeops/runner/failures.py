@@ -20,7 +20,11 @@ from claude_agent_sdk import (
     ResultMessage,
 )
 
-from claudeops.runner.sdk import MessageParseError
+from claudeops.config import Config
+from claudeops.plugins import PluginError
+from claudeops.runner.options import configured_cli_path
+from claudeops.runner.sdk import MessageParseError, bundled_cli_path
+from claudeops.store import StoreError
 
 AUTH_STATUSES = frozenset({401, 403})
 AUTH_HINT = "check ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN in the runner's environment"
@@ -51,10 +55,23 @@ def result_failure(result: ResultMessage, api_error: str | None, max_turns: int 
     return f"API error: {detail}" if detail else "Claude Code reported an error without details"
 
 
-def exception_failure(exc: BaseException, stderr_tail: Sequence[str] = ()) -> str:
+def cli_not_found(config: Config) -> str:
+    """Why the CLI could not be started, naming the setting that chooses it and where that was set."""
+    if config.core.cli_path:
+        return (f"the Claude Code CLI was not found at {configured_cli_path(config)} (cli_path, from "
+                f"{config.sources.get('cli_path', 'default')}); set cli_path (CLAUDEOPS_CLI_PATH) to the claude "
+                "executable, or empty for the one bundled with claude-agent-sdk")
+    return (f"the Claude Code CLI was not found: the one bundled with claude-agent-sdk ({bundled_cli_path()}) is "
+            "missing and there is no claude on PATH; reinstall claude-agent-sdk, or set cli_path "
+            "(CLAUDEOPS_CLI_PATH) to a claude executable")
+
+
+def exception_failure(exc: BaseException, stderr_tail: Sequence[str] = (), config: Config | None = None) -> str:
     """Why an exception ended the session before (or instead of) a usable result."""
     if isinstance(exc, CLINotFoundError):
-        return f"Claude Code CLI not found ({exc}); reinstall claude-agent-sdk or set the CLI path"
+        if config is not None:
+            return cli_not_found(config)
+        return f"Claude Code CLI not found ({_first_line([str(exc)])}); set cli_path (CLAUDEOPS_CLI_PATH)"
     if isinstance(exc, ResultError):
         return _first_line(exc.errors) or _first_line([exc.result or ""]) or str(exc)
     if isinstance(exc, ProcessError):
@@ -65,6 +82,8 @@ def exception_failure(exc: BaseException, stderr_tail: Sequence[str] = ()) -> st
         return f"unreadable output from Claude Code: {exc}"
     if isinstance(exc, MessageParseError):
         return f"unreadable message in the stream: {exc}"
+    if isinstance(exc, PluginError | StoreError):  # already one line naming the plugin, or what was written
+        return _first_line([str(exc)]) or type(exc).__name__
     if isinstance(exc, CLIConnectionError):
         return f"cannot talk to Claude Code: {_first_line([str(exc)])}"
     return f"{type(exc).__name__}: {_first_line([str(exc)]) or 'no details'}"

@@ -5,20 +5,27 @@ the same services at once would double every restart and race on the cooldown co
 lock is an ``flock`` on ``<state_dir>/run.lock``: the kernel releases it when the holder dies,
 so a crashed run never leaves a stale lock behind (and the next run then marks the crashed
 session ``interrupted``). The file's content (pid, start time) only serves the message a
-second run prints.
+second run prints, so failing to write it (a full disk) does not stop a run; failing to open the
+file at all is a one-line :class:`LockUnavailable`, never a traceback.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
+import logging
 import os
 import re
 import socket
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
 from claudeops.clock import now_timestamp
+from claudeops.store import DISK_FULL
+
+log = logging.getLogger(__name__)
 
 LOCK_FILE = "run.lock"
 
@@ -36,6 +43,10 @@ class LockHeld(Exception):
     """Another run holds the lock; the message says who and since when."""
 
 
+class LockUnavailable(Exception):
+    """The lock file cannot be opened or locked at all (a full disk, a read-only or foreign state dir)."""
+
+
 class RunLock:
     """A non-blocking exclusive lock, held from :meth:`acquire` until :meth:`release`."""
 
@@ -45,7 +56,10 @@ class RunLock:
 
     def acquire(self) -> None:
         """Take the lock at once or raise :class:`LockHeld`; never waits. The state directory must exist."""
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise LockUnavailable(f"cannot open the run lock {self.path}: {_why(exc)}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -53,14 +67,22 @@ class RunLock:
             os.close(fd)
             raise LockHeld(f"another claudeops run ({holder}) holds {self.path}; "
                            "not starting a second session") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()} since {now_timestamp()}\n".encode(), 0)
+        except OSError as exc:
+            os.close(fd)
+            raise LockUnavailable(f"cannot lock {self.path}: {_why(exc)}") from None
         self._fd = fd
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()} since {now_timestamp()}\n".encode(), 0)
+        except OSError as exc:  # the lock holds without its note; only a second run's message loses the pid
+            log.warning("cannot note this run's pid in %s: %s", self.path, _why(exc))
 
     def release(self) -> None:
         if self._fd is not None:
-            os.ftruncate(self._fd, 0)
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            with suppress(OSError):
+                os.ftruncate(self._fd, 0)
+            with suppress(OSError):
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None
 
@@ -71,6 +93,10 @@ class RunLock:
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  traceback: TracebackType | None) -> None:
         self.release()
+
+
+def _why(exc: OSError) -> str:
+    return DISK_FULL if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
 
 
 def _read_holder(fd: int) -> str:

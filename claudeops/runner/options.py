@@ -11,6 +11,8 @@ unattended runner should talk to the model API and nothing else.
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,17 @@ def claude_config_dir(state_dir: Path) -> Path:
 def agent_cwd(config: Config) -> Path:
     """The agent's working directory: ``cwd`` from config, else ``<state_dir>/work``."""
     return Path(config.core.cwd).expanduser() if config.core.cwd else config.state_dir / "work"
+
+
+def configured_cli_path(config: Config) -> str | None:
+    """``cli_path`` as the SDK should get it (a bare name looked up on ``PATH``), or ``None``: the
+    SDK's own search, which prefers the CLI bundled in its wheel, then ``claude`` on ``PATH``."""
+    path = config.core.cli_path.strip()
+    if not path:
+        return None
+    if os.sep not in path:
+        return shutil.which(path) or path
+    return str(Path(path).expanduser())
 
 
 def system_prompt_append(session: Session) -> str:
@@ -76,6 +89,7 @@ def build_options(session: Session, *, pre_tool_use: PreToolUseCallback | None,
         setting_sources=list(config.core.setting_sources),  # type: ignore[arg-type]
         stderr=stderr or log_cli_stderr,
         env={**QUIET_CLI_ENV, "CLAUDE_CONFIG_DIR": str(config_dir)},
+        cli_path=configured_cli_path(config),
         hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[pre_tool_use])]} if pre_tool_use else None,
     )
 

@@ -38,6 +38,7 @@ from claudeops.runner.failures import exception_failure, result_failure
 from claudeops.runner.hookcalls import PluginCalls
 from claudeops.runner.lock import run_domain
 from claudeops.runner.options import build_options, log_cli_stderr
+from claudeops.runner.orphans import forget_cli, record_cli
 from claudeops.runner.prompts import load_tier_prompt
 from claudeops.runner.replay import GatedTransport
 from claudeops.runner.sdk import CLITransport
@@ -198,7 +199,7 @@ class SessionRun:
         """Hooks, options and the stream; returns the stream's state, status and reason."""
         dispatcher = self._dispatcher = StreamDispatcher(session, self.app.markers, self.calls)
         try:
-            await self.calls.each("before_session", session=session)
+            await self.calls.each("before_session", session=session, checkpoint=_checkpoint(session))
             prompt = load_tier_prompt(self.app.config, session.tier, self.app.markers, self.settings.prompt,
                                       self.settings.why)
             self._read_only = session.read_only
@@ -213,7 +214,7 @@ class SessionRun:
                 hook = self._pre_tool_use if gated else None  # the CLI asks through the SDK
             options = build_options(session, pre_tool_use=hook, stderr=self._log_stderr)
             writer = TranscriptWriter(self.transcript, secret_literals())
-            self._transport = TeeTransport(replayed or CLITransport(prompt=prompt, options=options), writer)
+            self._transport = TeeTransport(replayed or self._cli(prompt, options), writer)
             error = await self._stream(session, prompt, options, dispatcher)
         except Exception as exc:  # a plugin in strict mode, a prompt or transport problem
             error = exc
@@ -252,7 +253,7 @@ class SessionRun:
         if error is not None:
             if not isinstance(error, PluginError):
                 log.debug("session ended by an exception", exc_info=error)
-            return "failed", exception_failure(error, list(self._stderr))
+            return "failed", exception_failure(error, list(self._stderr), self.app.config)
         if state.result is None:
             return "failed", "the stream ended without a result (Claude Code stopped early)"
         return "completed", None
@@ -298,6 +299,12 @@ class SessionRun:
             return None
         self.denied += 1
         return str(reason)
+
+    def _cli(self, prompt: str, options: Any) -> CLITransport:
+        """The real CLI, leaving a trail (``cli.pid``) for the next run while it runs."""
+        state_dir = self.app.state_dir
+        return CLITransport(prompt=prompt, options=options, on_start=lambda pid: record_cli(state_dir, pid),
+                            on_exit=lambda: forget_cli(state_dir))
 
     def _log_stderr(self, line: str) -> None:
         """The default stderr log, plus the tail a failure's one-line reason quotes."""
@@ -369,6 +376,19 @@ def _log_end(report: SessionReport) -> None:
         counts.append(f"{report.duration_ms / 1000:.1f} s")
     log.info("session #%d ended: %s; %s", report.session_id, status, ", ".join(counts),
              extra=session_fields(report.session_id, report.tier, report.status))
+
+
+def _checkpoint(session: Session) -> Callable[[], Callable[[], None]]:
+    """For ``before_session``: what a plugin's failed attempt added to the session, to take back before
+    it is called again (after a locked database); its writes were rolled back with its transaction."""
+    def mark() -> Callable[[], None]:
+        sections, events = len(session.prompt_sections), len(session.recorded_events)
+
+        def restore() -> None:
+            del session.prompt_sections[sections:]
+            del session.recorded_events[events:]
+        return restore
+    return mark
 
 
 def _record_event(session: Session, level: str, message: str) -> None:

@@ -24,7 +24,7 @@ from claudeops.markers import Candidate, MarkerRegistry, MarkerType
 from claudeops.plugins import await_me_maybe
 from claudeops.runner.hookcalls import PluginCalls
 from claudeops.session import Session
-from claudeops.store import write_patiently_async
+from claudeops.store import StoreError, write_patiently_async
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +162,7 @@ class StreamDispatcher:
             result = await write_patiently_async(lambda: await_me_maybe(handler(self.session, argument)),
                                                  f"session #{self.session.id}: {marker_type.name} marker")
         except Exception as exc:
-            self.calls.fail(f"marker {marker_type.name} handler failed: {type(exc).__name__}: {exc}", exc)
+            detail = str(exc) if isinstance(exc, StoreError) else f"{type(exc).__name__}: {exc}"  # already one line
+            self.calls.fail(f"marker {marker_type.name} handler failed: {detail}", exc)
             return False
         return result is not False

@@ -28,6 +28,9 @@ OWNER = "cooldowns"
 SECTION = "cooldowns"
 PROMPT_TIERS = (2, 3)
 
+claudeops_required = True
+"""A session that cannot see or enforce the remediation limits fails, instead of acting without them."""
+
 
 @hookimpl
 def register_settings(register: Callable[[str, type], None]) -> None:

@@ -26,6 +26,9 @@ from claudeops_memory.web import register_web  # noqa: F401  the /memories dashb
 MEMORY_ORDER = 40
 """Position of the memory section in the system prompt (after environment, handoff, cooldowns)."""
 
+claudeops_required = True
+"""A session whose memory block could not be built fails, instead of running without what it knows."""
+
 
 @hookimpl
 def register_settings(register: Callable[[str, type], None]) -> None:

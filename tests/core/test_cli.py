@@ -123,8 +123,8 @@ def test_doctor_reports_each_check_and_fails_without_credentials(tmp_path):
     app.open_store()
     result = invoke("doctor", app=app)
     lines = result.output.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["ok   config", "ok   state dir", "ok   database",
-                                                      "ok   plugins", "ok   prompts", "warn inventory",
+    assert [line.split(":")[0] for line in lines] == ["ok   config", "ok   state dir", "ok   disk space",
+                                                      "ok   database", "ok   plugins", "ok   prompts", "warn inventory",
                                                       "ok   claude cli", "FAIL credentials"]
     assert result.exit_code == 1
 
@@ -135,14 +135,6 @@ def test_doctor_passes_with_everything_in_place(tmp_path, monkeypatch):
     app.open_store()
     result = invoke("doctor", app=app)
     assert result.exit_code == 0, result.output
-
-
-def test_doctor_reports_unmigrated_database(tmp_path, monkeypatch):
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
-    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False, builtins=CORE_ONLY)
-    result = invoke("doctor", app=app)
-    assert "FAIL database" in result.output and "pending migration(s); run `claudeops db migrate`" in result.output
-    assert result.exit_code == 1
 
 
 def test_doctor_reports_unwritable_state_dir(tmp_path, monkeypatch):

@@ -46,3 +46,4 @@ def runner_app(claudeops_app: App) -> App:
 def full_app(make_claudeops_app: Callable[..., App]) -> App:
     """Every built-in plugin and no test plugin, in ``state_dir``: what ``claudeops run`` loads."""
     return make_claudeops_app(builtins=DEFAULT_PLUGINS, plugins=())
+

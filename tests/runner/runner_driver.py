@@ -12,8 +12,8 @@ import sys
 from runner_helpers import CORE_ONLY, RecordingPlugin
 
 from claudeops.app import App
-from claudeops.cli.group import build_cli
+from claudeops.cli.group import run_cli
 
 if __name__ == "__main__":
     app = App.load(None, entry_points=False, builtins=CORE_ONLY, extra_plugins=[RecordingPlugin()])
-    build_cli(app).main(args=sys.argv[1:], prog_name="claudeops")
+    run_cli(app, None, sys.argv[1:])

@@ -14,7 +14,7 @@ from typing import Any
 
 import anyio
 import pytest
-from claude_agent_sdk import CLINotFoundError, ProcessError, ResultMessage
+from claude_agent_sdk import ProcessError, ResultMessage
 from runner_helpers import events, notes, row
 
 from claudeops import hookimpl
@@ -23,7 +23,6 @@ from claudeops.runner.failures import exception_failure, result_failure
 from claudeops.runner.lock import LockHeld, RunLock, run_domain
 from claudeops.runner.replay import ReplayTransport
 from claudeops.runner.script import ScriptTransport, bash, script_to_stream
-from claudeops.runner.session_run import CLITransport
 from claudeops.session_rows import SessionRow, start_session_row
 from claudeops.store import db
 
@@ -62,15 +61,6 @@ def test_an_authentication_failure_without_a_status_says_what_to_check():
     assert result_failure(result, "authentication_failed") == (
         "authentication failed (Not logged in · Please run /login): check ANTHROPIC_API_KEY or "
         "CLAUDE_CODE_OAUTH_TOKEN in the runner's environment")
-
-
-def test_a_missing_claude_cli_fails_the_session_and_says_so(runner_app, monkeypatch):
-    def not_found(self):
-        raise CLINotFoundError("Claude Code not found", "/nowhere/claude")
-
-    monkeypatch.setattr(CLITransport, "_find_cli", not_found)
-    [report] = run_chain(runner_app, RunRequest())
-    assert report.status == "failed" and report.reason.startswith("Claude Code CLI not found")
 
 
 def test_a_stream_that_ends_without_a_result_is_a_failure(runner_app):

@@ -44,7 +44,7 @@ def _session_out(row: dict[str, Any], chain: list[session_queries.ChainLink]) ->
 
 
 @get("/sessions", sync_to_thread=True, tags=["sessions"])
-def list_sessions(status: Annotated[str | None, QueryParameter()] = None,
+def list_sessions(status: Annotated[str | None, QueryParameter(schema_extra={"enum": list(STATUSES)})] = None,
                   limit: ApiLimit = 50, offset: ApiOffset = 0) -> OffsetPagination[SessionOut]:
     """Sessions, newest first, optionally only those with ``status``."""
     if status is not None and status not in STATUSES:

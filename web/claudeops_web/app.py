@@ -27,7 +27,7 @@ from claudeops_web import assets, auth
 from claudeops_web.context import WebContext
 from claudeops_web.contributions import collect_contributions
 from claudeops_web.csrf import CSRFUnlessBearerMiddleware, csrf_config, load_or_create_secret
-from claudeops_web.hosts import LoopbackHostMiddleware
+from claudeops_web.hosts import LoopbackHostMiddleware, MalformedHostGuard
 from claudeops_web.openapi import MiddlewareErrorResponses
 from claudeops_web.rendering import handle_http_exception, handle_internal_error, handle_undecodable_body
 from claudeops_web.service_links import service_ref
@@ -60,7 +60,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
                   dependencies={"login_sessions": Provide(lambda: sessions, use_cache=True, sync_to_thread=False),
                                 "login_throttle": Provide(lambda: throttle, use_cache=True, sync_to_thread=False)})
     json_api = Router(API_PATH, route_handlers=contributions.api_routes)
-    return Litestar(
+    dashboard = Litestar(
         route_handlers=[html, json_api, *assets.static_routes(htmx, contributions.static_dirs)],
         plugins=[HTMXPlugin(), MiddlewareErrorResponses(API_PATH, token_required=bool(settings.token))],
         template_config=TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment)),
@@ -76,6 +76,8 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
         lifespan=[partial(background_tasks, web)],
         debug=debug,
     )
+    dashboard.asgi_handler = MalformedHostGuard(dashboard.asgi_handler)
+    return dashboard
 
 
 @asynccontextmanager

@@ -16,6 +16,8 @@ its port (litestar-org/litestar#4869), so ``localhost:8080`` never matches, and 
 
 from __future__ import annotations
 
+import json
+import re
 from typing import TYPE_CHECKING
 
 from litestar.datastructures import Headers
@@ -26,7 +28,55 @@ from claudeops_web.settings import is_loopback
 from claudeops_web.webhooks import is_verified_webhook
 
 if TYPE_CHECKING:
-    from litestar.types import ASGIApp, Receive, Scope, Send
+    from litestar.types import ASGIApp, HTTPResponseBodyEvent, HTTPResponseStartEvent, Receive, Scope, Send
+
+HOST_HEADER = re.compile(r"(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]*)(?::(?P<port>[0-9]{0,5}))?")
+"""A Host header as RFC 3986 writes an authority without user info: a name, IPv4 or [IPv6], then
+an optional port."""
+
+
+def host_header_problem(header: str) -> str | None:
+    """Why a Host header cannot be read as a host and port (``None`` when it can)."""
+    match = HOST_HEADER.fullmatch(header)
+    if match is None:
+        return f"malformed Host header {header!r}: expected a name or address and an optional port"
+    if match["port"] and int(match["port"]) > 65535:
+        return f"malformed Host header {header!r}: the port must be 0 to 65535"
+    return None
+
+
+class MalformedHostGuard:
+    """Answers 400 to a request whose Host header is not a host and port, before anything reads it.
+
+    Litestar builds ``request.url`` from the Host header and raises ``ValueError`` on a port like
+    ``abc``; every page, error page and log line reads it, so such a request used to end as a 500
+    (an error inside the error handler). This wraps the whole application (Litestar's
+    ``asgi_handler``, as its CORS middleware does), so it runs before routing and for every path.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == ScopeType.HTTP:
+            problem = host_header_problem(Headers.from_scope(scope).get("host", ""))
+            if problem is not None:
+                await _refuse(scope, send, problem)
+                return
+        await self.app(scope, receive, send)
+
+
+async def _refuse(scope: Scope, send: Send, problem: str) -> None:
+    """A 400 written straight to the client: JSON under ``/api/``, plain text elsewhere."""
+    if scope["path"].startswith("/api/"):
+        body, media_type = json.dumps({"status_code": 400, "detail": problem}).encode(), b"application/json"
+    else:
+        body, media_type = f"400 Bad Request: {problem}\n".encode(), b"text/plain; charset=utf-8"
+    start: HTTPResponseStartEvent = {"type": "http.response.start", "status": 400, "headers": [
+        (b"content-type", media_type), (b"content-length", str(len(body)).encode())]}
+    end: HTTPResponseBodyEvent = {"type": "http.response.body", "body": body, "more_body": False}
+    await send(start)
+    await send(end)
 
 
 def host_name(header: str) -> str:

@@ -16,6 +16,8 @@ from urllib.parse import urlencode
 from litestar.pagination import OffsetPagination
 from litestar.params import QueryParameter
 
+from claudeops import MAX_ROW_ID
+
 __all__ = ["MAX_LIMIT", "ApiLimit", "ApiOffset", "OffsetPagination", "Page"]
 
 MAX_LIMIT = 500
@@ -24,8 +26,12 @@ MAX_LIMIT = 500
 ApiLimit = Annotated[int, QueryParameter(ge=1, le=MAX_LIMIT, description=f"items per response, 1 to {MAX_LIMIT}")]
 """The ``limit`` query parameter of a paged API list (give it the list's default)."""
 
-ApiOffset = Annotated[int, QueryParameter(ge=0, description="items to skip")]
-"""The ``offset`` query parameter of a paged API list (default 0)."""
+ApiOffset = Annotated[int, QueryParameter(ge=0, le=MAX_ROW_ID, schema_extra={"maximum": MAX_ROW_ID},
+                                          description="items to skip")]
+"""The ``offset`` query parameter of a paged API list (default 0). Capped at the largest row id: more
+skips every row anyway, and SQLite cannot even bind a bigger number (an ``OverflowError``, once a 500).
+The schema states the cap as an integer: Litestar would write ``le`` as a float (9.223372036854776e18),
+which is more than the cap."""
 
 
 @dataclass(frozen=True)

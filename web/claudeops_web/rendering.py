@@ -14,7 +14,13 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from litestar import Request, Response
-from litestar.exceptions import HTTPException, NotAuthorizedException, NotFoundException, ValidationException
+from litestar.exceptions import (
+    HTTPException,
+    NotAuthorizedException,
+    NotFoundException,
+    ServiceUnavailableException,
+    ValidationException,
+)
 from litestar.params import ParameterKwarg
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
@@ -22,6 +28,7 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import RouteHandlerType
 from litestar.utils.scope.state import ScopeState
 
+from claudeops import is_locked, storage_problem
 from claudeops_web.auth import login_location
 
 log = logging.getLogger(__name__)
@@ -30,6 +37,10 @@ API_PREFIX = "/api/"
 VARY = {"Vary": "HX-Request"}
 CHANGED_EVENT_HEADER = "HX-Trigger"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+RETRY_AFTER_SECONDS = 5
+"""What a request refused because the database was locked is told to wait: about one busy timeout."""
+BUSY = ("the database is locked by another process (a run recording its session, or an open sqlite3 shell); "
+        "nothing was saved: try again in a few seconds")
 
 
 def wants_fragment(request: Request[Any, Any, Any]) -> bool:
@@ -44,10 +55,11 @@ def wants_fragment(request: Request[Any, Any, Any]) -> bool:
 
 
 def page(request: Request[Any, Any, Any], template: str, fragment: str, context: Mapping[str, Any],
-         status_code: int = 200) -> Template:
+         status_code: int = 200, headers: Mapping[str, str] | None = None) -> Template:
     """Render ``fragment`` for HTMX swaps and ``template`` (which includes it) otherwise."""
     name = fragment if wants_fragment(request) else template
-    return Template(template_name=name, context=dict(context), headers=VARY, status_code=status_code)
+    return Template(template_name=name, context=dict(context), headers={**VARY, **(headers or {})},
+                    status_code=status_code)
 
 
 def changed(event: str, status_code: int = 200) -> Response[str]:
@@ -113,15 +125,23 @@ def handle_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -
     unsaved = request.method not in SAFE_METHODS
     context = {"status_code": status, "message": error_message(exc, extra), "unsaved": unsaved,
                "back": referring_page(request) if unsaved else None}
-    return page(request, "web/error.html", "web/partials/error.html", context, status_code=status)
+    return page(request, "web/error.html", "web/partials/error.html", context, status_code=status,
+                headers=exc.headers)
 
 
 def handle_internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    """Log the traceback; show the operator one line, never the traceback."""
+    """Log the traceback; show the operator one line, never the traceback.
+
+    A database that stayed locked through SQLite's busy timeout (a run recording a session, an
+    operator's ``sqlite3`` shell) is no internal error: 503 with ``Retry-After``, nothing saved.
+    """
+    if is_locked(exc):
+        log.warning("dashboard request %s %s: %s", request.method, request.url.path, BUSY)
+        return handle_http_exception(request, ServiceUnavailableException(
+            detail=BUSY, headers={"Retry-After": str(RETRY_AFTER_SECONDS)}))
     log.exception("dashboard request %s %s failed", request.method, request.url.path)
-    internal = HTTPException(status_code=HTTP_500_INTERNAL_SERVER_ERROR,
-                             detail=f"internal error ({type(exc).__name__}); see the server log")
-    return handle_http_exception(request, internal)
+    detail = storage_problem(exc) or f"internal error ({type(exc).__name__}); see the server log"
+    return handle_http_exception(request, HTTPException(status_code=HTTP_500_INTERNAL_SERVER_ERROR, detail=detail))
 
 
 def handle_undecodable_body(request: Request[Any, Any, Any], exc: UnicodeDecodeError) -> Response[Any]:

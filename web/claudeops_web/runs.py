@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from litestar import Response, post
 from litestar.di import NamedDependency
-from litestar.exceptions import HTTPException, NotFoundException, ValidationException
-from litestar.params import FromPath, JSONBody, URLEncodedBody
+from litestar.exceptions import HTTPException, NotFoundException, ServiceUnavailableException, ValidationException
+from litestar.params import FromPath, JSONBody, Parameter, URLEncodedBody
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
-from litestar.status_codes import HTTP_409_CONFLICT, HTTP_503_SERVICE_UNAVAILABLE
+from litestar.status_codes import HTTP_409_CONFLICT
 
 from claudeops import LaunchError, RunBusy, RunOrder, StopRefused, db, service_name, start_run, stop_session
 from claudeops_web.context import WebContext
@@ -38,9 +38,12 @@ FormData = URLEncodedBody[dict[str, Any]]
 class RunIn:
     """``POST /api/v1/runs``: the tier (1 by default), an optional instruction and service to focus on."""
 
-    tier: int = 1
-    instruction: str | None = None
-    service: str | None = None
+    # What the OpenAPI document says each field accepts; run_order still checks each with its own
+    # one-line message (max_tier may be set below 3; a blank instruction or service means none).
+    tier: Annotated[int, Parameter(ge=1, le=3, description="1 to max_tier")] = 1
+    instruction: Annotated[str | None, Parameter(max_length=MAX_INSTRUCTION)] = None
+    service: Annotated[str | None, Parameter(pattern=r"^\s*([A-Za-z0-9_.-]{1,100}\s*)?$",
+                                             description="a service to check first; blank: none")] = None
 
 
 @dataclass(frozen=True)
@@ -90,8 +93,14 @@ def launch(web: WebContext, order: RunOrder) -> RunStarted:
     except RunBusy as exc:
         raise BusyException(str(exc), exc.session_id) from None
     except LaunchError as exc:
-        raise HTTPException(status_code=HTTP_503_SERVICE_UNAVAILABLE, detail=str(exc)) from None
+        raise ServiceUnavailableException(detail=str(exc)) from None
     return RunStarted(started.session_id, session_url(started.session_id))
+
+
+class NotStoppableException(HTTPException):
+    """409: the session is not running here (it ended, or another runner sharing the database runs it)."""
+
+    status_code = HTTP_409_CONFLICT
 
 
 class BusyException(HTTPException):
@@ -131,7 +140,8 @@ def busy_page(request: HTMXRequest, exc: BusyException) -> Template:
     return page(request, "runs/busy.html", "runs/partials/busy.html", context, status_code=HTTP_409_CONFLICT)
 
 
-@post("/runs", sync_to_thread=True, status_code=201, tags=["runs"], raises=[BusyException])
+@post("/runs", sync_to_thread=True, status_code=201, tags=["runs"],
+      raises=[BusyException, ServiceUnavailableException])
 def create_run(web: NamedDependency[WebContext], data: JSONBody[RunIn]) -> RunStarted:
     """Start ``claudeops run`` now (tier, optional instruction and service); answers once its session exists.
 
@@ -152,7 +162,7 @@ def stop_form(request: HTMXRequest, web: NamedDependency[WebContext], session_id
 
 
 @post("/sessions/{session_id:int}/stop", sync_to_thread=True, status_code=202, tags=["sessions"],
-      raises=[NotFoundException, HTTPException])
+      raises=[NotFoundException, NotStoppableException])
 def stop_api(web: NamedDependency[WebContext], session_id: FromPath[int]) -> StopSent:
     """Interrupt a running session as SIGTERM does (409 when it is not running here)."""
     return StopSent(session_id, stop(web, session_id))
@@ -165,4 +175,4 @@ def stop(web: WebContext, session_id: int) -> int:
     except KeyError as exc:
         raise NotFoundException(str(exc.args[0])) from None
     except StopRefused as exc:
-        raise HTTPException(status_code=HTTP_409_CONFLICT, detail=str(exc)) from None
+        raise NotStoppableException(detail=str(exc)) from None

@@ -51,7 +51,9 @@ class AlertsReceived:
     alerts: list[AlertOut]
 
 
-@post("/alerts", sync_to_thread=True, status_code=202, tags=["alerts"])
+# Not in the OpenAPI document: the body is one of four external formats (docs/web.md), which the
+# document could only call "any object", so a client could not learn from it what is refused.
+@post("/alerts", sync_to_thread=True, status_code=202, tags=["alerts"], include_in_schema=False)
 def receive_alerts(web: NamedDependency[WebContext], data: JSONBody[dict[str, Any]],
                    source: Annotated[str | None, QueryParameter()] = None) -> AlertsReceived:
     """An Alertmanager, Grafana, Uptime Kuma or generic alert (``?source=`` forces the shape).

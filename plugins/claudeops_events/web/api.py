@@ -9,9 +9,13 @@ from claudeops_web.rendering import operator_errors
 from litestar import get
 from litestar.params import QueryParameter
 
-from claudeops import db
+from claudeops import EVENT_LEVELS as LEVELS
+from claudeops import MAX_SERVICE_LENGTH, db
 from claudeops_events import repository
 from claudeops_events.repository import EventRecord
+
+SERVICE_PATTERN = f"^[A-Za-z0-9_.-]{{1,{MAX_SERVICE_LENGTH}}}$"
+"""What the service filter accepts, as the OpenAPI document states it (the one service-name rule, dots allowed)."""
 
 
 class EventFilters(TypedDict):
@@ -24,8 +28,9 @@ class EventFilters(TypedDict):
 
 
 @get("/events", sync_to_thread=True, tags=["events"])
-def list_events(level: Annotated[str | None, QueryParameter(description="info, warning or critical")] = None,
-                service: Annotated[str | None, QueryParameter()] = None,
+def list_events(level: Annotated[str | None, QueryParameter(description="info, warning or critical",
+                                                            schema_extra={"enum": list(LEVELS)})] = None,
+                service: Annotated[str | None, QueryParameter(schema_extra={"pattern": SERVICE_PATTERN})] = None,
                 since: Annotated[str | None, QueryParameter(description="30m, 24h, 7d or an ISO time")] = None,
                 session_id: Annotated[int | None, QueryParameter()] = None,
                 limit: ApiLimit = 50, offset: ApiOffset = 0) -> OffsetPagination[EventRecord]:

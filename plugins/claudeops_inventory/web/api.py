@@ -9,11 +9,16 @@ from claudeops_web.context import WebContext
 from litestar import delete, get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 
-from claudeops import db, end_pauses, pause_service, utc_now
+from claudeops import MAX_SERVICE_LENGTH, db, end_pauses, pause_service, utc_now
 from claudeops_inventory.web.board import board
 from claudeops_inventory.web.pages import pause_until
+
+ServiceName = Annotated[str | None, Parameter(pattern=f"^[A-Za-z0-9_.-]{{1,{MAX_SERVICE_LENGTH}}}$",
+                                              description="a service of the inventory; omitted: every service")]
+"""What the OpenAPI document says ``service`` accepts (``claudeops.service_name`` with dots); the
+handler still checks it with its own one-line message."""
 
 
 @dataclass(frozen=True)
@@ -21,7 +26,7 @@ class PauseIn:
     """``POST /api/v1/pauses``: ``service`` (omit it for every service), ``for`` as ``2h``, a ``reason``."""
 
     duration: str
-    service: str | None = None
+    service: ServiceName = None
     reason: str = ""
 
 

@@ -16,12 +16,13 @@ from claudeops_web.rendering import operator_errors
 from litestar import delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 
-from claudeops import db
+from claudeops import MAX_ROW_ID, MAX_SERVICE_LENGTH, db
 from claudeops_memory import repository
+from claudeops_memory.models import CATEGORIES
 from claudeops_memory.repository import MemoryRecord
-from claudeops_memory.settings import SECTION, MemorySettings
+from claudeops_memory.settings import MAX_OBSERVATION_CHARS, SECTION, MemorySettings
 from claudeops_memory.web import forms
 
 
@@ -32,34 +33,47 @@ class MemoryOut(MemoryRecord):
     injection: str
 
 
+# What the OpenAPI document says each field accepts; the repository still enforces the rules
+# with its own one-line messages (these annotations document, they do not validate).
+Category = Annotated[str, Parameter(schema_extra={"enum": list(CATEGORIES)})]
+Observation = Annotated[str, Parameter(pattern=r"\S", max_length=MAX_OBSERVATION_CHARS,
+                                       description="not blank; at most memory.max_observation_chars characters")]
+SERVICE_FILTER = f"^[A-Za-z0-9_-]{{0,{MAX_SERVICE_LENGTH}}}$"
+"""A service name (SPEC-0015's characters), ``general``, or empty: what the service fields accept."""
+Service = Annotated[str | None, Parameter(pattern=SERVICE_FILTER,
+                                          description="a service; empty or 'general' for a general memory")]
+MemoryIdList = Annotated[list[Annotated[int, Parameter(ge=1, schema_extra={"maximum": MAX_ROW_ID})]],
+                         Parameter(min_items=1)]
+
+
 @dataclass(frozen=True)
 class MemoryIn:
     """A new operator memory; ``service`` null, empty or ``general`` means a general memory."""
 
-    category: str
-    observation: str
-    service: str | None = None
+    category: Category
+    observation: Observation
+    service: Service = None
     confidence: float | None = None
 
 
 @dataclass(frozen=True)
 class MemoryChange:
-    """Any of the three; a confidence at or above the threshold reactivates the memory."""
+    """Any of the three (none changes nothing); a confidence at or above the threshold reactivates the memory."""
 
-    observation: str | None = None
+    observation: Observation | None = None
     confidence: float | None = None
     active: bool | None = None
 
 
 @dataclass(frozen=True)
 class MemoryIds:
-    ids: list[int]
+    ids: MemoryIdList
 
 
 @dataclass(frozen=True)
 class ConfidenceAdjustment:
-    ids: list[int]
-    delta: float
+    ids: MemoryIdList
+    delta: Annotated[float, Parameter(ge=-1, le=1)]
 
 
 @dataclass(frozen=True)
@@ -86,9 +100,11 @@ def _one(web: WebContext, memory: MemoryRecord) -> MemoryOut:
 
 @get("/memories", sync_to_thread=True, tags=["memories"])
 def list_memories(web: NamedDependency[WebContext],
-                  service: Annotated[str | None, QueryParameter(description="a service, or 'general'")] = None,
-                  category: Annotated[str | None, QueryParameter()] = None,
-                  show: Annotated[str, QueryParameter(description="all, active or inactive")] = "all",
+                  service: Annotated[str | None, QueryParameter(description="a service, or 'general'",
+                                                                schema_extra={"pattern": SERVICE_FILTER})] = None,
+                  category: Annotated[str | None, QueryParameter(schema_extra={"enum": ["", *CATEGORIES]})] = None,
+                  show: Annotated[str, QueryParameter(description="all, active or inactive",
+                                                      schema_extra={"enum": ["", *forms.SHOW_CHOICES]})] = "all",
                   limit: ApiLimit = 50, offset: ApiOffset = 0) -> OffsetPagination[MemoryOut]:
     """Memories, most trusted first, with the same filters as the page."""
     filters: dict[str, Any] = {"service": forms.service_filter(service), "category": forms.category_filter(category),
@@ -99,13 +115,17 @@ def list_memories(web: NamedDependency[WebContext],
                                 limit=limit, offset=offset)
 
 
-@get("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"], raises=[NotFoundException])
-def get_memory(web: NamedDependency[WebContext], memory_id: FromPath[int]) -> MemoryOut:
+def _existing(web: WebContext, memory_id: int) -> MemoryOut:
     with db.connection_context():
         memory = repository.get_memory(memory_id)
         if memory is None:
             raise NotFoundException(f"no memory with id {memory_id}")
         return _one(web, memory)
+
+
+@get("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"], raises=[NotFoundException])
+def get_memory(web: NamedDependency[WebContext], memory_id: FromPath[int]) -> MemoryOut:
+    return _existing(web, memory_id)
 
 
 @post("/memories", sync_to_thread=True, tags=["memories"])
@@ -124,9 +144,9 @@ def create_memory(web: NamedDependency[WebContext], data: JSONBody[MemoryIn]) ->
 @patch("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"], raises=[NotFoundException])
 def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int],
                   data: JSONBody[MemoryChange]) -> MemoryOut:
-    """Change observation, confidence (clamped to [0, 1]) or active."""
+    """Change observation, confidence (clamped to [0, 1]) or active; sending none of them changes nothing."""
     if data.observation is None and data.confidence is None and data.active is None:
-        raise ValidationException("nothing to change: send observation, confidence or active")
+        return _existing(web, memory_id)  # nothing to change, not even the time it was last updated
     settings = _settings(web)
     with db.connection_context(), operator_errors():
         memory = repository.update_memory(memory_id, observation=data.observation, confidence=data.confidence,
