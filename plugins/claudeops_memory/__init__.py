@@ -15,10 +15,12 @@ import click
 
 from claudeops import Config, Session, counted, hookimpl
 from claudeops_memory.cli import memories_group
+from claudeops_memory.ledger import record_injection
 from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
 from claudeops_memory.session_start import start_memory
 from claudeops_memory.settings import SECTION, MemorySettings, validate
+from claudeops_memory.verdict import JudgeVerdict
 from claudeops_memory.web import register_web  # noqa: F401  the /memories dashboard page
 
 MEMORY_ORDER = 40
@@ -47,9 +49,11 @@ def register_marker_types(register: Callable[..., None]) -> None:
 
 @hookimpl
 def before_session(session: Session) -> None:
-    """Decay stale memories first, so the injected block reflects it, then inject the block."""
+    """Decay stale memories first, so the injected block reflects it, then inject the block and keep
+    what was injected (and what the budget cut) in the session's injection ledger."""
     settings: MemorySettings = session.config.section(SECTION)
     start = start_memory(settings, session.now())
+    record_injection(session.id, start.context, settings.budget_tokens, session.now())
     if start.decay.deactivated:
         deactivated = counted(start.decay.deactivated, "memory", "memories")
         session.record_event("info", f"staleness decay deactivated {deactivated} "
@@ -58,12 +62,12 @@ def before_session(session: Session) -> None:
 
 
 @hookimpl(trylast=True)
-def judge_memory_relation(existing: str, new: str, service: str | None) -> str:
+def judge_memory_relation(existing: str, new: str, service: str | None) -> JudgeVerdict:
     """The offline default judge; any other plugin's answer comes first.  It is given the service
     because naming it ("redis snapshots ...") says nothing about which fact a memory states."""
     from claudeops_memory.judge import judge_relation  # rapidfuzz is only imported when a marker arrives
 
-    return judge_relation(existing, new, service)
+    return JudgeVerdict(judge_relation(existing, new, service), judge="offline")
 
 
 @hookimpl

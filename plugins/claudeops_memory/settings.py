@@ -26,6 +26,12 @@ DECAY_PER_WEEK = 0.1
 """Confidence lost per full week past the grace period (SPEC-0015 "Staleness Decay")."""
 MAX_OBSERVATION_CHARS = 500
 """Longest observation stored."""
+JUDGE_MIN_CERTAINTY = 0.6
+"""Verdicts less certain than this are treated as ``distinct`` and flagged for review."""
+LEDGER_CUT_LIMIT = 100
+"""Memories cut by the budget that a session's injection ledger names."""
+DUPLICATE_SIMILARITY = 90
+"""rapidfuzz ``token_sort_ratio`` from which two memories are offered for review as duplicates."""
 
 
 @dataclass
@@ -43,18 +49,30 @@ class MemorySettings:
     decay_per_week: float = setting(DECAY_PER_WEEK, "Confidence removed per full week past the grace period")
     max_observation_chars: int = setting(MAX_OBSERVATION_CHARS,
                                          "Longer observations are cut to this length (with a warning)")
+    judge_min_certainty: float = setting(JUDGE_MIN_CERTAINTY,
+                                         "A relation judge's verdict less certain than this is not acted on: the "
+                                         "observation is stored as a new memory and the decision goes to review")
+    ledger_cut_limit: int = setting(LEDGER_CUT_LIMIT,
+                                    "How many of the memories that qualified but did not fit the budget a "
+                                    "session's injection ledger names, by rank (the rest are counted)")
+    duplicate_similarity: int = setting(DUPLICATE_SIMILARITY,
+                                        "Two active memories of one service and category whose texts are at least "
+                                        "this similar (0-100, word order ignored) are offered for review as "
+                                        "duplicates")
 
 
 def validate(config: Config) -> None:
     """Reject values that would make the lifecycle meaningless, with a one-line error naming where each was set."""
     settings: MemorySettings = config.section(SECTION)
-    for name in ("min_confidence", "default_confidence", "reinforce_step", "contradict_step", "decay_per_week"):
+    for name in ("min_confidence", "default_confidence", "reinforce_step", "contradict_step", "decay_per_week",
+                 "judge_min_certainty"):
         config.require(0.0 <= getattr(settings, name) <= 1.0, f"{SECTION}.{name}", "between 0 and 1")
     # below the threshold, every new memory would be inactive from the start
     config.require(settings.default_confidence >= settings.min_confidence, f"{SECTION}.default_confidence",
                    f"at least {SECTION}.min_confidence ({settings.min_confidence})")
     config.require(not 0.0 < settings.decay_per_week < 0.01, f"{SECTION}.decay_per_week",
                    "0 (no decay) or at least 0.01")
-    for name in ("budget_tokens", "grace_days"):
+    for name in ("budget_tokens", "grace_days", "ledger_cut_limit"):
         config.require(getattr(settings, name) >= 0, f"{SECTION}.{name}", "0 or more")
+    config.require(0 <= settings.duplicate_similarity <= 100, f"{SECTION}.duplicate_similarity", "between 0 and 100")
     config.require(settings.max_observation_chars >= 20, f"{SECTION}.max_observation_chars", "at least 20")

@@ -63,7 +63,7 @@ def test_decay_and_context_on_postgresql(pg_memory_app: LoadedApp) -> None:
     assert (first.decayed, first.deactivated, second.decayed) == (2, 1, 0)
     assert repository.get_memory(stale.id).active is False  # type: ignore[union-attr]
     assert repository.get_memory(kept.id).confidence == 0.5  # type: ignore[union-attr]
-    assert build_memory_context().endswith("### nas\n- [timing] Older fact (confidence: 0.5)")
+    assert build_memory_context().endswith(f"### nas\n- [timing] Older fact (confidence: 0.5) #{kept.id}")
 
 
 def test_context_preview_keeps_nothing_on_postgresql(pg_memory_app: LoadedApp) -> None:
@@ -74,7 +74,7 @@ def test_context_preview_keeps_nothing_on_postgresql(pg_memory_app: LoadedApp) -
     preview = preview_memory_start(memory_app.settings, memory_app.clock.stamp())
 
     assert (preview.decay.decayed, preview.decay.deactivated) == (2, 1)
-    assert preview.context.text.endswith("### nas\n- [timing] Older fact (confidence: 0.5)")
+    assert preview.context.text.endswith(f"### nas\n- [timing] Older fact (confidence: 0.5) #{kept.id}")
     assert "Stale fact" not in preview.context.text
     assert [repository.get_memory(stale.id), repository.get_memory(kept.id)] == [stale, kept]
     assert db.execute_sql("SELECT COUNT(*) FROM memory_decay").fetchone() == (0,)
