@@ -53,6 +53,14 @@ def week_cutoffs(now: str, grace_days: int, decay_per_week: float) -> list[str]:
     return [to_timestamp(moment - timedelta(days=grace_days, weeks=week)) for week in range(1, weeks + 1)]
 
 
+def weeks_due(updated_at: str, now: str, grace_days: int, decay_per_week: float) -> int:
+    """Full weeks past the grace period a memory last reinforced at ``updated_at`` is at ``now``
+    (capped where any confidence reaches 0): the number :func:`_weeks_due` computes in SQL."""
+    if decay_per_week <= 0:
+        return 0
+    return sum(1 for cutoff in week_cutoffs(now, grace_days, decay_per_week) if updated_at <= cutoff)
+
+
 def _weeks_due(cutoffs: list[str]) -> peewee.ColumnBase:
     """SQL: how many full weeks past the grace period the row's ``updated_at`` is (capped)."""
     branches = [(Memory.updated_at <= cutoff, week) for week, cutoff in reversed(list(enumerate(cutoffs, 1)))]

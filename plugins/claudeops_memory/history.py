@@ -204,11 +204,37 @@ def get_change(change_id: int) -> HistoryEntry | None:
     return found[0] if found else None
 
 
+UNDOING_KINDS = frozenset({"reverted", "restored"})
+"""Entries that undo an earlier entry of the same memory (the one they refer to)."""
+
+
+@dataclass(frozen=True)
+class StandingChanges:
+    """A memory's history read as a stack: ``latest`` is the newest change still in effect (neither
+    undone nor an undo itself), ``undone_by`` maps each undone change to the entry that undid it."""
+
+    latest: HistoryEntry | None
+    undone_by: dict[int, int]
+
+
+def standing_changes(memory_id: int) -> StandingChanges:
+    """Walk the timeline from the newest entry: an undo cancels the change it refers to, unless the
+    undo was itself undone (a deletion reverted, then restored)."""
+    undone_by: dict[int, int] = {}
+    latest: HistoryEntry | None = None
+    for entry in reversed(memory_history(memory_id)):
+        if entry.id in undone_by or entry.kind in RECORD_ONLY_KINDS:
+            continue
+        if entry.kind in UNDOING_KINDS and entry.refers_to is not None:
+            undone_by[entry.refers_to] = entry.id
+        elif latest is None:
+            latest = entry
+    return StandingChanges(latest, undone_by)
+
+
 def latest_state_change(memory_id: int) -> HistoryEntry | None:
-    """The memory's most recent entry that changed it (reviews and redaction notes change nothing)."""
-    skipped = ", ".join(f"'{kind}'" for kind in sorted(RECORD_ONLY_KINDS))
-    found = _entries(f"memory_id = ? AND kind NOT IN ({skipped})", (memory_id,), " ORDER BY id DESC LIMIT 1")
-    return found[0] if found else None
+    """The memory's newest change still in effect (see :func:`standing_changes`)."""
+    return standing_changes(memory_id).latest
 
 
 def entries_referring_to(change_id: int) -> list[HistoryEntry]:
