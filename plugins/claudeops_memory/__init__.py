@@ -15,6 +15,8 @@ import click
 
 from claudeops import Config, Session, counted, hookimpl
 from claudeops_memory.cli import memories_group
+from claudeops_memory.cli_history import HISTORY_COMMANDS
+from claudeops_memory.cli_review import review_group
 from claudeops_memory.ledger import record_injection
 from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
@@ -72,4 +74,6 @@ def judge_memory_relation(existing: str, new: str, service: str | None) -> Judge
 
 @hookimpl
 def register_commands(cli: click.Group) -> None:
+    for command in (*HISTORY_COMMANDS, review_group):
+        memories_group.add_command(command)
     cli.add_command(memories_group)
