@@ -11,7 +11,7 @@ Phases, in the order they happen:
   ``register_marker_types`` → ``register_commands`` / ``register_web``
 * one session: ``before_session`` → (``on_message`` → ``on_assistant_text`` → ``on_marker``)* and
   ``check_tool_use`` for every tool call → ``after_session``
-* any time: ``record_event``, ``judge_memory_relation``
+* any time: ``record_event``, ``judge_memory_relation``, ``describe_session``
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from claudeops.config import Config
     from claudeops.markers import Marker
     from claudeops.notable import NotableEvent, ServiceStatus
-    from claudeops.session import Outcome, Session
+    from claudeops.session import Outcome, Session, SessionDetail
 
 PROJECT = "claudeops"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -187,6 +187,18 @@ def judge_memory_relation(
     (same subject, conflicting conclusion) or ``"distinct"`` (a different fact); ``None``
     defers to the next judge. The memory plugin ships a fast deterministic default marked
     ``trylast``, so a better judge (an LLM, a model) simply registers its own implementation.
+    """
+
+
+@hookspec
+def describe_session(session_id: int) -> SessionDetail | None:
+    """What the plugin recorded about one session, for ``claudeops sessions show``.
+
+    Return a :class:`claudeops.SessionDetail` — a title, the lines printed under it, and the same
+    facts as JSON-ready ``data``, shown under ``details[key]`` by ``sessions show --json`` — or
+    ``None`` when the plugin has nothing about that session. Called with the store open. Exists
+    so what a plugin keeps about a session (the memory plugin: what the session was told and
+    what it changed) appears where operators look, without the core knowing the plugin.
     """
 
 

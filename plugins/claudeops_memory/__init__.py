@@ -13,13 +13,14 @@ from collections.abc import Callable
 
 import click
 
-from claudeops import Config, Session, counted, hookimpl
+from claudeops import Config, Session, SessionDetail, counted, hookimpl
 from claudeops_memory.cli import memories_group
 from claudeops_memory.cli_history import HISTORY_COMMANDS
 from claudeops_memory.cli_review import review_group
 from claudeops_memory.ledger import record_injection
 from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
+from claudeops_memory.session_report import describe
 from claudeops_memory.session_start import start_memory
 from claudeops_memory.settings import SECTION, MemorySettings, validate
 from claudeops_memory.verdict import JudgeVerdict
@@ -70,6 +71,12 @@ def judge_memory_relation(existing: str, new: str, service: str | None) -> Judge
     from claudeops_memory.judge import judge_relation  # rapidfuzz is only imported when a marker arrives
 
     return JudgeVerdict(judge_relation(existing, new, service), judge="offline")
+
+
+@hookimpl
+def describe_session(session_id: int) -> SessionDetail:
+    """``claudeops sessions show``: what the session was told and which memories it changed."""
+    return describe(session_id)
 
 
 @hookimpl
