@@ -27,7 +27,7 @@ from typing import Any
 
 from peewee import chunked
 
-from claudeops import db, insert_returning_id, portable_sql
+from claudeops import db, insert_returning_id, is_row_id, portable_sql
 from claudeops_memory.models import CHANGE_COLUMNS, MemoryRecord
 
 KINDS: tuple[str, ...] = ("created", "reinforced", "contradicted", "replaced", "decayed", "edited", "deactivated",
@@ -195,12 +195,12 @@ def _entries(condition: str, params: tuple[Any, ...], tail: str = " ORDER BY id"
 
 
 def memory_history(memory_id: int) -> list[HistoryEntry]:
-    """Every entry about one memory, oldest first: its timeline."""
-    return _entries("memory_id = ?", (memory_id,))
+    """Every entry about one memory, oldest first: its timeline (none for an id no row can have)."""
+    return _entries("memory_id = ?", (memory_id,)) if is_row_id(memory_id) else []
 
 
 def get_change(change_id: int) -> HistoryEntry | None:
-    found = _entries("id = ?", (change_id,))
+    found = _entries("id = ?", (change_id,)) if is_row_id(change_id) else []
     return found[0] if found else None
 
 

@@ -16,13 +16,13 @@ injected memories are ranks 1…K, the cut ones K+1 onwards.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import cast
 
 import peewee
 
-from claudeops import db, portable_sql
+from claudeops import db, is_row_id, portable_sql
 from claudeops_memory.context import MemoryContext
 from claudeops_memory.models import Injection, InjectionBlock
 
@@ -99,10 +99,10 @@ def session_injection(session_id: int) -> SessionInjection | None:
                             tuple((rank, memory_id) for rank, memory_id, injected in rows if not injected))
 
 
-def injection_counts(memory_ids: Iterable[int]) -> dict[int, InjectionCount]:
+def injection_counts(memory_ids: Collection[int]) -> dict[int, InjectionCount]:
     """For each memory, in how many sessions it was injected and the last one (never: ``NEVER_INJECTED``)."""
-    wanted = sorted(set(memory_ids))
-    counts = dict.fromkeys(wanted, NEVER_INJECTED)
+    wanted = sorted({memory_id for memory_id in memory_ids if is_row_id(memory_id)})
+    counts = dict.fromkeys(memory_ids, NEVER_INJECTED)
     for chunk in peewee.chunked(wanted, 500):
         query = (Injection.select(Injection.memory_id, peewee.fn.COUNT(Injection.session_id),
                                   peewee.fn.MAX(Injection.session_id))

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import combinations, groupby
 
-from claudeops import db, now_timestamp, portable_sql
+from claudeops import db, is_row_id, now_timestamp, portable_sql
 from claudeops_memory import history, undo, upsert_store
 from claudeops_memory.confidence import is_active_confidence
 from claudeops_memory.history import REVIEW, Decision, HistoryEntry
@@ -152,6 +152,8 @@ def review_count(settings: MemorySettings) -> int:
 
 
 def _open_change(change_id: int) -> HistoryEntry:
+    if not is_row_id(change_id):
+        raise KeyError(f"no memory change with id {change_id}")
     found = db.execute_sql(portable_sql(f"SELECT {', '.join(history.ENTRY_FIELDS)} FROM memory_changes "
                                         f"WHERE id = ? AND {_OPEN}"), (change_id,)).fetchall()
     if not found:

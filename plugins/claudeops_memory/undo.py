@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from claudeops import db, now_timestamp
+from claudeops import db, is_row_id, now_timestamp
 from claudeops_memory import history, ledger, upsert_store
 from claudeops_memory.decay import weeks_due
 from claudeops_memory.history import OPERATOR, Actor, Decision, HistoryEntry
@@ -193,6 +193,8 @@ def purge_memory(memory_id: int) -> int:
 
     ``KeyError`` when neither the memory nor any history of it exists.
     """
+    if not is_row_id(memory_id):
+        raise KeyError(f"no memory with id {memory_id}, stored or in the history")
     with db.atomic():
         existed = Memory.delete().where(Memory.id == memory_id).execute()
         erased = history.purge_history(memory_id)

@@ -21,7 +21,7 @@ from typing import Any
 
 import peewee
 
-from claudeops import db, insert_returning_id, portable_sql
+from claudeops import db, insert_returning_id, is_row_id, portable_sql
 from claudeops_memory.confidence import clamp_confidence, is_active_confidence
 from claudeops_memory.models import MEMORY_COLUMNS, MemoryRecord, RowChange, same_service_sql
 
@@ -71,7 +71,9 @@ def active_ids(service: str | None, category: str) -> list[int]:
 
 
 def get(memory_id: int, *, lock: bool = False) -> MemoryRecord | None:
-    """One memory as stored (under a row lock when ``lock``), or None."""
+    """One memory as stored (under a row lock when ``lock``), or None (also for an id no row can have)."""
+    if not is_row_id(memory_id):
+        return None
     found = _records(_BY_ID, (memory_id,), lock=lock)
     return found[0] if found else None
 

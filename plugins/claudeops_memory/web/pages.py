@@ -28,6 +28,7 @@ from claudeops import counted, db
 from claudeops_memory import repository
 from claudeops_memory.context import plan_memory_context
 from claudeops_memory.repository import CATEGORIES, GENERAL, MemoryRecord
+from claudeops_memory.session_report import session_report, told_summary
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.web import forms
 
@@ -227,7 +228,8 @@ def session_panel() -> SessionPanel:
 
 
 def _session_memories(web: WebContext, session_id: int) -> Mapping[str, Any]:
-    """The memories a session recorded (reinforced ones keep the session that first recorded them)."""
-    memories = sorted(repository.list_memories(session_id=session_id), key=lambda memory: memory.id)
-    return {"memories": memories}
+    """What the session was told (its injection ledger) and every memory it created, reinforced,
+    contradicted, replaced or reactivated (its history entries)."""
+    report = session_report(session_id)
+    return {"report": report, "told": told_summary(report.told)}
 
