@@ -101,8 +101,9 @@ MEMORY_CHANGES_INDEXES = (
     "CREATE INDEX idx_memory_changes_memory ON memory_changes(memory_id, id)",
     # what a session changed (its page, ``sessions show``)
     "CREATE INDEX idx_memory_changes_session ON memory_changes(session_id)",
-    # whether a change was reviewed or reverted: the entries that refer to it
-    "CREATE INDEX idx_memory_changes_refers ON memory_changes(refers_to)",
+    # whether a change was reviewed or reverted: the entries that refer to it (few: partial, so the
+    # entries of a marker, which refer to nothing, cost no index page)
+    "CREATE INDEX idx_memory_changes_refers ON memory_changes(refers_to) WHERE refers_to IS NOT NULL",
     # the review queue reads only the flagged entries
     "CREATE INDEX idx_memory_changes_review ON memory_changes(id) WHERE needs_review = 1",
 )
