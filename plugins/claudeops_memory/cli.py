@@ -83,7 +83,8 @@ def _table(memories: list[MemoryRecord]) -> list[str]:
 
 @click.group("memories")
 def memories_group() -> None:
-    """The agent's operational memory: list, add, edit, remove, preview and decay memories.
+    """The agent's operational memory: list, add, edit, remove, preview and decay memories; their
+    history, undo and the review queue.
 
     \b
     Memories come from [MEMORY:category(:service)] markers the agent writes in any tier, or
