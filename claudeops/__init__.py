@@ -46,7 +46,7 @@ from claudeops.redaction import Redaction, redact, redact_secrets
 from claudeops.runner.launch import LaunchError, RunBusy, RunOrder, StartedRun, StopRefused, start_run, stop_session
 from claudeops.runner.lock import lock_holder
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
-from claudeops.session import EscalationRequest, Handoff, Outcome, Session
+from claudeops.session import EscalationRequest, Handoff, Outcome, Session, SessionDetail
 from claudeops.session_rows import STATUSES as SESSION_STATUSES
 from claudeops.session_rows import SessionRow, count_sessions, get_session_dict, session_dicts
 from claudeops.store import (
@@ -115,6 +115,7 @@ __all__ = [
     "RunOrder",
     "ServiceStatus",
     "Session",
+    "SessionDetail",
     "SessionRow",
     "StartedRun",
     "StopRefused",

@@ -12,7 +12,8 @@ Phases, in the order they happen:
   ``claudeops doctor``
 * one session: ``before_session`` → (``on_message`` → ``on_assistant_text`` → ``on_marker``)* and
   ``check_tool_use`` for every tool call → ``after_session``
-* any time: ``record_event``, ``judge_memory_relations`` → ``judge_memory_relation``
+* any time: ``record_event``, ``judge_memory_relations`` → ``judge_memory_relation``,
+  ``describe_session``
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from claudeops.config import Config
     from claudeops.markers import Marker
     from claudeops.notable import NotableEvent, ServiceStatus
-    from claudeops.session import Outcome, Session
+    from claudeops.session import Outcome, Session, SessionDetail
 
 PROJECT = "claudeops"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -233,6 +234,18 @@ def judge_memory_relation(
     and keeps both memories otherwise, flagged for review. The memory plugin ships a fast
     deterministic offline judge marked ``trylast``, so a better judge simply registers its own
     implementation.
+    """
+
+
+@hookspec
+def describe_session(session_id: int) -> SessionDetail | None:
+    """What the plugin recorded about one session, for ``claudeops sessions show``.
+
+    Return a :class:`claudeops.SessionDetail` — a title, the lines printed under it, and the same
+    facts as JSON-ready ``data``, shown under ``details[key]`` by ``sessions show --json`` — or
+    ``None`` when the plugin has nothing about that session. Called with the store open. Exists
+    so what a plugin keeps about a session (the memory plugin: what the session was told and
+    what it changed) appears where operators look, without the core knowing the plugin.
     """
 
 

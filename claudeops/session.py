@@ -128,6 +128,17 @@ class Session:
 
 
 @dataclass(frozen=True)
+class SessionDetail:
+    """A plugin's part of ``claudeops sessions show`` (the ``describe_session`` hook): ``title`` and
+    its ``lines`` in the text, ``data`` under ``details[key]`` in ``--json``."""
+
+    key: str
+    title: str
+    lines: tuple[str, ...]
+    data: Any
+
+
+@dataclass(frozen=True)
 class Outcome:
     """How a session ended. ``status`` is one of :data:`claudeops.sessions.STATUSES`."""
 

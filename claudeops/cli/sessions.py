@@ -6,6 +6,7 @@ starting the dashboard: which sessions ran, how each ended and why, and where it
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -13,6 +14,8 @@ import click
 
 from claudeops.app import App
 from claudeops.cli.context import UsageProblem, echo_listing, open_store_or_fail, pass_app
+from claudeops.plugins import await_me_maybe
+from claudeops.session import SessionDetail
 from claudeops.session_rows import STATUSES, get_session_dict, session_dicts
 
 SHOWN_FIELDS = ("id", "tier", "model", "trigger", "status", "error", "started_at", "ended_at", "elapsed_ms",
@@ -43,18 +46,30 @@ def sessions_list(app: App, status: str | None, limit: int, as_json: bool) -> No
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of lines.")
 @pass_app
 def sessions_show(app: App, session_id: int, as_json: bool) -> None:
-    """Everything stored about one session, its final text last."""
+    """Everything stored about one session: its row, what plugins recorded about it (the memory
+    it was given and changed, …), its final text last."""
     open_store_or_fail(app)
     row = get_session_dict(session_id)
     if row is None:
         raise UsageProblem(f"there is no session #{session_id}")
     shown = _shown(row)
+    details = plugin_details(app, session_id)
     if as_json:
-        click.echo(json.dumps(shown, indent=2))
+        click.echo(json.dumps({**shown, "details": {detail.key: detail.data for detail in details}}, indent=2))
         return
     for name in SHOWN_FIELDS[:-1]:
         click.echo(f"{name:<18} {'-' if shown[name] is None else shown[name]}")
+    for detail in details:
+        click.echo(f"\n{detail.title}")
+        for line in detail.lines:
+            click.echo(f"  {line}")
     click.echo(f"\n{shown['result'] or '(no final text)'}")
+
+
+def plugin_details(app: App, session_id: int) -> list[SessionDetail]:
+    """What plugins say about the session (``describe_session``), async implementations awaited."""
+    return [detail for answer in app.hook.describe_session(session_id=session_id)
+            if (detail := asyncio.run(await_me_maybe(answer))) is not None]
 
 
 LIST_HEADER = ("ID", "TIER", "STATUS", "STARTED", "DURATION", "COST", "REASON")

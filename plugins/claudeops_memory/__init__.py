@@ -14,10 +14,14 @@ from collections.abc import Callable
 
 import click
 
-from claudeops import Config, Session, counted, hookimpl
+from claudeops import Config, Session, SessionDetail, counted, hookimpl
 from claudeops_memory.cli import memories_group
+from claudeops_memory.cli_history import HISTORY_COMMANDS
+from claudeops_memory.cli_review import review_group
+from claudeops_memory.ledger import record_injection
 from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
+from claudeops_memory.session_report import describe
 from claudeops_memory.session_start import start_memory
 from claudeops_memory.settings import SECTION, MemorySettings, validate
 from claudeops_memory.verdict import JudgeVerdict
@@ -52,9 +56,11 @@ def register_marker_types(register: Callable[..., None]) -> None:
 
 @hookimpl
 def before_session(session: Session) -> None:
-    """Decay stale memories first, so the injected block reflects it, then inject the block."""
+    """Decay stale memories first, so the injected block reflects it, then inject the block and keep
+    what was injected (and what the budget cut) in the session's injection ledger."""
     settings: MemorySettings = session.config.section(SECTION)
     start = start_memory(settings, session.now())
+    record_injection(session.id, start.context, settings.budget_tokens, session.now())
     if start.decay.deactivated:
         deactivated = counted(start.decay.deactivated, "memory", "memories")
         session.record_event("info", f"staleness decay deactivated {deactivated} "
@@ -102,5 +108,13 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
 
 
 @hookimpl
+def describe_session(session_id: int) -> SessionDetail:
+    """``claudeops sessions show``: what the session was told and which memories it changed."""
+    return describe(session_id)
+
+
+@hookimpl
 def register_commands(cli: click.Group) -> None:
+    for command in (*HISTORY_COMMANDS, review_group):
+        memories_group.add_command(command)
     cli.add_command(memories_group)

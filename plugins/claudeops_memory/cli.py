@@ -80,7 +80,8 @@ def memory_row(memory: MemoryRecord) -> tuple[str, ...]:
 
 @click.group("memories")
 def memories_group() -> None:
-    """The agent's operational memory: list, add, edit, remove, preview and decay memories.
+    """The agent's operational memory: list, add, edit, remove, preview and decay memories; their
+    history, undo and the review queue.
 
     \b
     Memories come from [MEMORY:category(:service)] markers the agent writes in any tier, or
@@ -173,7 +174,7 @@ def edit_command(app: App, memory_id: int, observation: str | None, confidence: 
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 @pass_app
 def rm_command(app: App, memory_ids: tuple[int, ...], yes: bool) -> None:
-    """Delete memories permanently (asks unless --yes)."""
+    """Delete memories (asks unless --yes); "restore" brings one back until it is purged."""
     open_store_or_fail(app)
     wanted = sorted(set(memory_ids))
     unknown = sorted(set(wanted) - repository.existing_ids(wanted))

@@ -5,10 +5,14 @@ Format (SPEC-0015 "Memory Context Format")::
     ## Operational Memory (3 memories, ~412 tokens)        or  (K of N memories, ~T tokens)
 
     ### jellyfin
-    - [timing] Takes 60s to start after restart (confidence: 0.9)
+    - [timing] Takes 60s to start after restart (confidence: 0.9) #12
 
     ### general
-    - [remediation] DNS checks sometimes fail transiently … (confidence: 0.6)
+    - [remediation] DNS checks sometimes fail transiently … (confidence: 0.6) #4
+
+Each bullet ends with the memory's id, ``#12``, so the agent can cite it (``(confirms #12)``,
+``(replaces #12)``, see :mod:`claudeops_memory.citation`); the rest of the bullet is the
+spec's, category tag and ``(confidence: …)`` included.
 
 Budget: the whole block, headers included, is at most ``budget_tokens`` tokens, estimated as
 characters / 4 rounded up. Memories are taken in global confidence order (then newest first)
@@ -19,6 +23,8 @@ in the order of their best memory, ``### general`` last. N counts every memory t
 
 The query streams rows in index order (``idx_memories_active_confidence``) and stops as soon
 as the budget is spent, so the cost does not grow with the table (``performance-facts`` §2).
+A session start asks for the first ``cut_limit`` memories past the budget too, for its
+injection ledger (:mod:`claudeops_memory.ledger`): only their ids, read from the same stream.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from claudeops_memory.settings import BUDGET_TOKENS, MIN_CONFIDENCE
 
 GENERAL_HEADING = "general"
 CHARS_PER_TOKEN = 4
-SHORTEST_BULLET = "- [timing] x (confidence: 0.3)"
+SHORTEST_BULLET = "- [timing] x (confidence: 0.3) #1"
 """No bullet is shorter, which bounds how many rows a budget can ever need."""
 
 
@@ -48,6 +54,10 @@ class MemoryContext:
     injected_ids: frozenset[int]
     total: int
     tokens: int
+    ranked_ids: tuple[int, ...] = ()
+    """The injected memories in rank order: rank 1 is the most trusted."""
+    cut_ids: tuple[int, ...] = ()
+    """Memories that qualified but did not fit, in rank order after the injected ones (at most ``cut_limit``)."""
 
 
 def estimate_tokens(text: str) -> int:
@@ -60,8 +70,8 @@ def estimate_tokens_of(chars: int) -> int:
     return math.ceil(chars / CHARS_PER_TOKEN)
 
 
-def bullet(category: str, observation: str, confidence: float) -> str:
-    return f"- [{category}] {observation} (confidence: {format_confidence(confidence)})"
+def bullet(memory_id: int, category: str, observation: str, confidence: float) -> str:
+    return f"- [{category}] {observation} (confidence: {format_confidence(confidence)}) #{memory_id}"
 
 
 def header(included: int, total: int, tokens: int) -> str:
@@ -134,28 +144,48 @@ class _Block:
         return header(len(self.ids), total, tokens) + "\n\n" + "\n\n".join(sections), tokens
 
 
-def plan_memory_context(budget_tokens: int, min_confidence: float = MIN_CONFIDENCE) -> MemoryContext:
+def plan_memory_context(budget_tokens: int, min_confidence: float = MIN_CONFIDENCE,
+                        cut_limit: int = 0) -> MemoryContext:
     """Choose and render the memories to inject; see the module docstring for the rules.
 
     Each candidate is priced with the header its block would really carry ("K of N" or "N",
     and its own ``T``), so a memory is left out only when the block with it would exceed the
-    budget, not when a longer header form would have.
+    budget, not when a longer header form would have. The first ``cut_limit`` memories left
+    out are named in ``cut_ids``.
     """
     limit = budget_tokens * CHARS_PER_TOKEN
     total = _count_qualifying(min_confidence) if limit > 0 else 0
     if total == 0:
-        return MemoryContext("", frozenset(), 0, 0)
+        return _cut_only(min_confidence, cut_limit)
     block = _Block()
+    cut: list[int] = []
     max_rows = limit // (len(SHORTEST_BULLET) + 1) + 1
-    for memory_id, service, category, observation, confidence in _stream(min_confidence, max_rows):
-        line = bullet(category, observation, confidence)
+    for memory_id, service, category, observation, confidence in _stream(min_confidence, max_rows + cut_limit):
+        if cut:
+            if len(cut) == cut_limit:
+                break
+            cut.append(memory_id)
+            continue
+        line = bullet(memory_id, category, observation, confidence)
         if settled_tokens(len(block.ids) + 1, total, block.body_chars + block.cost(service, line)) > budget_tokens:
-            break
+            if not cut_limit:
+                break
+            cut.append(memory_id)
+            continue
         block.add(memory_id, service, line)
     if not block.ids:
-        return MemoryContext("", frozenset(), total, 0)
+        return MemoryContext("", frozenset(), total, 0, (), tuple(cut))
     text, tokens = block.render(total)
-    return MemoryContext(text, frozenset(block.ids), total, tokens)
+    return MemoryContext(text, frozenset(block.ids), total, tokens, tuple(block.ids), tuple(cut))
+
+
+def _cut_only(min_confidence: float, cut_limit: int) -> MemoryContext:
+    """A budget of 0 injects nothing; every qualifying memory (up to ``cut_limit``) was cut by it."""
+    if not cut_limit:
+        return MemoryContext("", frozenset(), 0, 0)
+    cut = tuple(row[0] for row in _stream(min_confidence, cut_limit))
+    total = _count_qualifying(min_confidence) if cut else 0
+    return MemoryContext("", frozenset(), total, 0, (), cut)
 
 
 def build_memory_context(budget_tokens: int = BUDGET_TOKENS, min_confidence: float = MIN_CONFIDENCE) -> str:

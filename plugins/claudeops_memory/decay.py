@@ -17,7 +17,10 @@ computed here (``updated_at <= now − grace − w weeks`` for w = 1, 2, …), w
 (no floating-point day arithmetic) and the same SQL on SQLite and PostgreSQL. Weeks beyond
 the point where any confidence reaches 0 need no cut-off of their own.
 
-The whole run is one transaction of two statements (decay, then ledger), never a loop per row.
+The whole run is one transaction of three statements (history, decay, ledger), never a loop per
+row. The history gets one ``decayed`` entry per memory each run lowers, whatever number of weeks
+the step covers, written from the same expressions as the UPDATE just before it runs; a run that
+finds nothing due writes nothing, so session starts do not fill the history.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ import peewee
 
 from claudeops import db, from_timestamp, to_timestamp
 from claudeops_memory.confidence import active_sql, confidence_sql
-from claudeops_memory.models import ACTIVE, Memory, MemoryDecay
+from claudeops_memory.history import DECAY
+from claudeops_memory.models import ACTIVE, Memory, MemoryChangeRow, MemoryDecay
 from claudeops_memory.settings import DECAY_PER_WEEK, GRACE_DAYS, MIN_CONFIDENCE
 
 
@@ -47,6 +51,14 @@ def week_cutoffs(now: str, grace_days: int, decay_per_week: float) -> list[str]:
     moment = from_timestamp(now)
     weeks = math.ceil(round(1.0 / decay_per_week, 6))
     return [to_timestamp(moment - timedelta(days=grace_days, weeks=week)) for week in range(1, weeks + 1)]
+
+
+def weeks_due(updated_at: str, now: str, grace_days: int, decay_per_week: float) -> int:
+    """Full weeks past the grace period a memory last reinforced at ``updated_at`` is at ``now``
+    (capped where any confidence reaches 0): the number :func:`_weeks_due` computes in SQL."""
+    if decay_per_week <= 0:
+        return 0
+    return sum(1 for cutoff in week_cutoffs(now, grace_days, decay_per_week) if updated_at <= cutoff)
 
 
 def _weeks_due(cutoffs: list[str]) -> peewee.ColumnBase:
@@ -73,6 +85,7 @@ def decay_stale_memories(now: str, *, grace_days: int = GRACE_DAYS, decay_per_we
     owed = (ACTIVE, Memory.updated_at <= cutoffs[0], due > applied)
     new_confidence = confidence_sql(Memory.confidence - (due - applied) * decay_per_week)
     with db.atomic():
+        _record_decay(owed, new_confidence, active_sql(new_confidence, min_confidence), now, grace_days)
         decayed = (Memory.update({Memory.confidence: new_confidence,
                                   Memory.active: active_sql(new_confidence, min_confidence)})
                    .where(*owed).execute())
@@ -85,3 +98,17 @@ def decay_stale_memories(now: str, *, grace_days: int = GRACE_DAYS, decay_per_we
                              preserve=[MemoryDecay.base_updated_at, MemoryDecay.weeks_applied])
                 .as_rowcount().execute())
     return DecayResult(decayed, decayed - kept)
+
+
+def _record_decay(owed: tuple[peewee.Expression, ...], new_confidence: peewee.ColumnBase,
+                  new_active: peewee.ColumnBase, now: str, grace_days: int) -> None:
+    """One ``decayed`` history entry per memory about to be lowered, old and new values side by side."""
+    reason = f"not reinforced for over {grace_days} days"
+    rows = Memory.select(Memory.id, peewee.Value(now), peewee.Value("decayed"), peewee.Value(DECAY.kind),
+                         peewee.Value("decay"), peewee.Value(reason), Memory.confidence, new_confidence,
+                         Memory.active, new_active, Memory.updated_at, Memory.updated_at).where(*owed)
+    MemoryChangeRow.insert_from(rows, [
+        MemoryChangeRow.memory_id, MemoryChangeRow.changed_at, MemoryChangeRow.kind, MemoryChangeRow.actor,
+        MemoryChangeRow.decided_by, MemoryChangeRow.reason, MemoryChangeRow.old_confidence,
+        MemoryChangeRow.new_confidence, MemoryChangeRow.old_active, MemoryChangeRow.new_active,
+        MemoryChangeRow.old_updated_at, MemoryChangeRow.new_updated_at]).as_rowcount().execute()

@@ -12,11 +12,12 @@ import re
 from typing import Literal
 
 from claudeops import Marker, MarkerType, Session
-from claudeops_memory import repository
+from claudeops_memory import ledger, repository, upsert_store
+from claudeops_memory.citation import Citation, read_citation
 from claudeops_memory.judging import Judges
-from claudeops_memory.models import CATEGORIES
+from claudeops_memory.models import CATEGORIES, MemoryRecord
 from claudeops_memory.settings import SECTION, MemorySettings
-from claudeops_memory.upsert import Observation, UpsertResult, record_observation
+from claudeops_memory.upsert import Observation, UpsertResult, record_observation, same_text
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +57,20 @@ Examples:
     [MEMORY:remediation] DNS checks fail briefly during WireGuard reconnects -- retry once before escalating
 
 When to record: you verified the fact yourself in this session (a check, a log line, the result
-of a fix), and a future session would act differently knowing it. Recording a fact that is
-already in your Operational Memory reinforces it, so do that when you confirm it again;
-recording the opposite of a remembered fact lowers that memory's confidence, so do that when
-you find a memory wrong.
+of a fix), and a future session would act differently knowing it.
+
+Each memory in your Operational Memory ends with its id, like #12. When what you verified is
+about one of those memories, say so at the end of the observation, naming exactly one id:
+
+    [MEMORY:timing:jellyfin] Takes about a minute to start after a restart (confirms #12)
+    [MEMORY:timing:jellyfin] Takes 3 minutes to start since the 10.9 upgrade (replaces #12)
+
+- (confirms #12): you checked memory #12 again and it still holds; its confidence goes up.
+- (replaces #12): you found memory #12 wrong or out of date; write what is true now. #12 loses
+  confidence and your observation becomes its successor.
+- No citation: the fact is new, or not about any one memory shown to you.
+
+Cite only ids shown in your Operational Memory for the same service; another id is ignored.
 
 When not to record: routine results ("all services healthy"), one-off incidents that teach
 nothing lasting, guesses you did not verify, what your instructions already say, or the same
@@ -89,37 +100,90 @@ def _touched(session: Session) -> set[int]:
     return touched
 
 
+def _replaced(session: Session) -> set[int]:
+    """Memory ids this session replaced (one replacement per memory and session)."""
+    replaced: set[int] = session.plugin_state.setdefault("claudeops_memory.replaced", set())
+    return replaced
+
+
+def citation_problem(session: Session, citation: Citation, service: str | None, text: str) -> str | None:
+    """Why ``citation`` does not count in this session's marker about ``service``, or None when it does.
+
+    It counts only for a memory injected into this very session (the injection ledger), still
+    stored and active, about the marker's service; a replacement must also say something else.
+    """
+    if not ledger.was_injected(session.id, citation.memory_id):
+        return f"memory #{citation.memory_id} was not in this session's Operational Memory"
+    cited = upsert_store.get(citation.memory_id)
+    if cited is None:
+        return f"memory #{citation.memory_id} no longer exists"
+    if not cited.active:
+        return f"memory #{citation.memory_id} is inactive"
+    if cited.service != service:
+        return (f"memory #{citation.memory_id} is about {cited.service_label}, "
+                f"not {service or 'general'}")
+    if citation.verb == "replaces" and same_text(cited.observation, text):
+        return f"the observation is the text of memory #{citation.memory_id}"
+    return None
+
+
+def _checked_citation(session: Session, marker: Marker, text: str) -> tuple[str, Citation | None]:
+    """The observation without its citation, and the citation when it counts (else a warning says why)."""
+    cited = read_citation(text)
+    problem = cited.problem
+    if cited.citation is not None:
+        service = repository.normalise_service(marker.groups[1])
+        problem = citation_problem(session, cited.citation, service, cited.text)
+    if problem is not None:
+        log.warning("ignored the citation in a memory marker (%s); judging it as an uncited observation: %s",
+                    problem, marker.text)
+        return cited.text, None
+    return cited.text, cited.citation
+
+
 def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Literal[False]:
     """Store one memory marker at once, in its own transaction, and report contradictions.
 
-    Returns ``False`` when nothing was written, so the session does not count the marker as
-    recorded: an observation that is blank once trimmed (warned about), or a fact this session
-    already recorded or reinforced (``repeated``: restating it is not new evidence).
+    A citation (``(confirms #12)``, ``(replaces #12)``) is read off the observation first and
+    never stored; when it does not count, a warning says why and the marker is judged like an
+    uncited one. Returns ``False`` when nothing was written, so the session does not count the
+    marker as recorded: an observation that is blank once trimmed (warned about), or a fact this
+    session already recorded, reinforced or replaced (``repeated``: restating it is not new evidence).
     """
     settings: MemorySettings = session.config.section(SECTION)
     category, service, text = marker.groups
     assert category is not None  # MEMORY_PATTERN's category group is not optional
-    observation = prepare_observation(text or "", settings.max_observation_chars, marker.cut_chars)
+    stripped, citation = _checked_citation(session, marker, text or "")
+    observation = prepare_observation(stripped, settings.max_observation_chars, marker.cut_chars)
     if not observation:
         log.warning("ignored a memory marker without an observation: %s", marker.text)
+        return False
+    if citation is not None and citation.verb == "replaces" and citation.memory_id in _replaced(session):
+        log.info("memory #%d was already replaced in this session: %s", citation.memory_id, marker.text)
         return False
     result = record_observation(
         Judges(session.hook, session),
         Observation(category, repository.normalise_service(service), observation, session.id, session.tier,
-                    session.now()),
+                    session.now(), citation),
         settings, frozenset(_touched(session)))
     log.info("memory #%d %s: [%s:%s] %s", result.memory.id, result.action, category,
              result.memory.service_label, observation)
     if result.action == "repeated":
         return False
     _touched(session).add(result.memory.id)
+    if result.replaced is not None:
+        _replaced(session).add(result.replaced.id)
+        _report_weakened(session, result.replaced, result.memory, "replaced by")
     for weakened in result.contradicted:
-        state = "" if weakened.active else "; deactivated"
-        session.record_event(
-            "warning", f"memory #{weakened.id} ({weakened.observation!r}) contradicted by memory "
-                       f"#{result.memory.id} ({observation!r}): confidence now {weakened.confidence}{state}",
-            service=weakened.service)
+        _report_weakened(session, weakened, result.memory, "contradicted by")
     return result
+
+
+def _report_weakened(session: Session, weakened: MemoryRecord, by: MemoryRecord, how: str) -> None:
+    state = "" if weakened.active else "; deactivated"
+    session.record_event(
+        "warning", f"memory #{weakened.id} ({weakened.observation!r}) {how} memory #{by.id} "
+                   f"({by.observation!r}): confidence now {weakened.confidence}{state}", service=weakened.service)
 
 
 def warn_malformed(session: Session, candidate: str) -> None:

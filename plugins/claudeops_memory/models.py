@@ -132,3 +132,78 @@ class MemoryDecay(BaseModel):
 
     class Meta:
         table_name = "memory_decay"
+
+
+@dataclass(frozen=True)
+class RowChange:
+    """One memory as it was just before a write and just after it, as the history records it."""
+
+    before: MemoryRecord
+    after: MemoryRecord
+
+
+class MemoryChangeRow(BaseModel):
+    """One entry of a memory's append-only history (``memory_changes``, see :mod:`claudeops_memory.history`).
+
+    The live code reads and writes entries with hand-written SQL (a marker's hot path); this
+    model serves the set-based writes (decay, bulk confidence changes: ``INSERT … SELECT`` over
+    ``memories``) and the dashboard's filtered counts.
+    """
+
+    id = peewee.AutoField()
+    memory_id = peewee.IntegerField()
+    changed_at = peewee.TextField()
+    kind = peewee.TextField()
+    actor = peewee.TextField()
+    session_id = peewee.IntegerField(null=True)
+    tier = peewee.IntegerField(null=True)
+    decided_by = peewee.TextField(null=True)
+    certainty = peewee.FloatField(null=True)
+    reason = peewee.TextField(null=True)
+    related_memory_id = peewee.IntegerField(null=True)
+    refers_to = peewee.IntegerField(null=True)
+    needs_review = IntegerBooleanField(default=False)
+    old_confidence = peewee.FloatField(null=True)
+    new_confidence = peewee.FloatField(null=True)
+    old_active = IntegerBooleanField(null=True)
+    new_active = IntegerBooleanField(null=True)
+    old_observation = peewee.TextField(null=True)
+    new_observation = peewee.TextField(null=True)
+    old_updated_at = peewee.TextField(null=True)
+    new_updated_at = peewee.TextField(null=True)
+    snapshot = peewee.TextField(null=True)
+
+    class Meta:
+        table_name = "memory_changes"
+
+
+CHANGE_COLUMNS: tuple[str, ...] = tuple(field.column_name for field in MemoryChangeRow._meta.sorted_fields)
+"""The columns of ``memory_changes`` in table order."""
+
+
+class InjectionBlock(BaseModel):
+    """The memory block one session was given: its size in tokens and how many memories it held."""
+
+    session_id = peewee.IntegerField(primary_key=True)
+    planned_at = peewee.TextField()
+    tokens = peewee.IntegerField()
+    budget_tokens = peewee.IntegerField()
+    qualifying = peewee.IntegerField()
+    injected = peewee.IntegerField()
+    cut_listed = peewee.IntegerField()
+
+    class Meta:
+        table_name = "memory_injection_blocks"
+
+
+class Injection(BaseModel):
+    """One memory of one session's ledger: injected, or qualified but cut by the budget, at its rank."""
+
+    session_id = peewee.IntegerField()
+    memory_id = peewee.IntegerField()
+    rank = peewee.IntegerField()
+    injected = IntegerBooleanField()
+
+    class Meta:
+        table_name = "memory_injections"
+        primary_key = peewee.CompositeKey("session_id", "memory_id")

@@ -12,6 +12,10 @@ marker runs to find and adjust its candidates, or to add its memory, are in
 Rules every write follows (SPEC-0015): confidence clamped to [0, 1] and rounded to 2 decimals;
 a memory is active only while its confidence is at least the threshold (0.3 by default);
 ``updated_at`` means "last reinforced or edited" and is what staleness decay counts from.
+
+Every write appends its history entry (:mod:`claudeops_memory.history`) in its transaction:
+the actor is the operator unless the caller says otherwise (a review), and a deletion keeps
+the whole row in its entry, so the memory can be restored until it is purged.
 """
 
 from __future__ import annotations
@@ -22,10 +26,21 @@ from typing import Any, cast
 import peewee
 
 from claudeops import db, is_row_id, now_timestamp, service_name, text_problem
-from claudeops_memory import upsert_store
+from claudeops_memory import history, upsert_store
 from claudeops_memory.confidence import active_sql, clamp_confidence, confidence_sql, is_active_confidence
 from claudeops_memory.context import plan_memory_context
-from claudeops_memory.models import ACTIVE, CATEGORIES, GENERAL, INACTIVE, Memory, MemoryRecord, same_service
+from claudeops_memory.history import OPERATOR, Actor
+from claudeops_memory.models import (
+    ACTIVE,
+    CATEGORIES,
+    GENERAL,
+    INACTIVE,
+    Memory,
+    MemoryChangeRow,
+    MemoryDecay,
+    MemoryRecord,
+    same_service,
+)
 from claudeops_memory.settings import DEFAULT_CONFIDENCE, MAX_OBSERVATION_CHARS, MIN_CONFIDENCE
 
 __all__ = [
@@ -38,6 +53,7 @@ __all__ = [
     "create_memory",
     "delete_memories",
     "get_memory",
+    "injection_reason",
     "injection_status",
     "list_memories",
     "list_services",
@@ -206,13 +222,29 @@ def injection_status(memories: Iterable[MemoryRecord], budget_tokens: int,
     return status
 
 
+def injection_reason(memory: MemoryRecord, budget_tokens: int, min_confidence: float = MIN_CONFIDENCE) -> str:
+    """Why one memory is or is not in the prompt now, with its rank when the budget cut it:
+    ``injected``, ``inactive``, ``below threshold`` or ``cut by the budget at rank K``.
+
+    K is its place in the trust order (confidence, then newest first) among the memories that
+    qualify; the block holds a prefix of that order, so every memory from K on is cut.
+    """
+    status = injection_status([memory], budget_tokens, min_confidence)[memory.id]
+    if status != "over budget":
+        return status
+    ahead = (Memory.confidence > memory.confidence) | ((Memory.confidence == memory.confidence)
+                                                       & (Memory.id > memory.id))
+    rank = Memory.select().where(ACTIVE, Memory.confidence >= clamp_confidence(min_confidence), ahead).count() + 1
+    return f"cut by the budget at rank {rank}"
+
+
 # --------------------------------------------------------------------------- writes
 
 
 def create_memory(*, category: str, observation: str, service: str | None = None,
                   confidence: float = DEFAULT_CONFIDENCE, session_id: int | None = None, tier: int = 1,
                   now: str | None = None, min_confidence: float = MIN_CONFIDENCE,
-                  max_chars: int = MAX_OBSERVATION_CHARS) -> MemoryRecord:
+                  max_chars: int = MAX_OBSERVATION_CHARS, actor: Actor = OPERATOR) -> MemoryRecord:
     """Insert a memory; ``ValueError`` (one line) for a bad category, service or observation.
 
     The confidence is clamped; the memory starts active unless it is below the threshold.
@@ -220,15 +252,17 @@ def create_memory(*, category: str, observation: str, service: str | None = None
     category = validate_category(category)
     text = validate_observation(observation, max_chars)
     service = normalise_service(service)
+    stamp = now or now_timestamp()
     with db.atomic():
-        return upsert_store.insert(service=service, category=category, observation=text, confidence=confidence,
-                                   min_confidence=min_confidence, session_id=session_id, tier=tier,
-                                   now=now or now_timestamp())
+        memory = upsert_store.insert(service=service, category=category, observation=text, confidence=confidence,
+                                     min_confidence=min_confidence, session_id=session_id, tier=tier, now=stamp)
+        history.record_change("created", actor, stamp, after=memory)
+        return memory
 
 
 def update_memory(memory_id: int, *, observation: str | None = None, confidence: float | None = None,
                   active: bool | None = None, now: str | None = None, min_confidence: float = MIN_CONFIDENCE,
-                  max_chars: int = MAX_OBSERVATION_CHARS) -> MemoryRecord:
+                  max_chars: int = MAX_OBSERVATION_CHARS, actor: Actor = OPERATOR) -> MemoryRecord:
     """Edit a memory as an operator does; ``KeyError`` if it does not exist.
 
     Refreshes ``updated_at``. A given confidence is clamped, and (unless ``active`` is given)
@@ -237,30 +271,58 @@ def update_memory(memory_id: int, *, observation: str | None = None, confidence:
     """
     text = None if observation is None else validate_observation(observation, max_chars)
     value = None if confidence is None else clamp_confidence(confidence)
+    stamp = now or now_timestamp()
     with db.atomic():
         row = _row(memory_id)
         if row is None:
             raise KeyError(f"no memory with id {memory_id}")
+        before = MemoryRecord.from_model(row)
         final_confidence = row.confidence if value is None else value
         if active is None:
             active = row.active if value is None else is_active_confidence(value, min_confidence)
         elif active and not is_active_confidence(final_confidence, min_confidence):
             raise ValueError(f"memory #{memory_id} has confidence {final_confidence}, below the "
                              f"{clamp_confidence(min_confidence)} threshold; raise its confidence to activate it")
-        changes: dict[Any, Any] = {Memory.updated_at: now or now_timestamp(), Memory.active: active}
+        changes: dict[Any, Any] = {Memory.updated_at: stamp, Memory.active: active}
         if text is not None:
             changes[Memory.observation] = text
         if value is not None:
             changes[Memory.confidence] = value
         Memory.update(changes).where(Memory.id == memory_id).execute()
-        return MemoryRecord.from_model(Memory.get_by_id(memory_id))
+        after = MemoryRecord.from_model(Memory.get_by_id(memory_id))
+        history.record_change(edit_kind(before, after), actor, stamp, before=before, after=after)
+        return after
 
 
-def delete_memories(ids: Sequence[int]) -> int:
-    """Permanently delete memories (their decay ledger rows go with them); returns how many."""
+def edit_kind(before: MemoryRecord, after: MemoryRecord) -> str:
+    """How the history names an edit: ``deactivated`` or ``reactivated`` when the state flipped, else ``edited``."""
+    if before.active and not after.active:
+        return "deactivated"
+    if after.active and not before.active:
+        return "reactivated"
+    return "edited"
+
+
+def decay_ledger_entry(memory_id: int) -> tuple[str, int] | None:
+    """The memory's row of the decay ledger (``base_updated_at``, ``weeks_applied``), kept with a deleted memory."""
+    row = MemoryDecay.get_or_none(MemoryDecay.memory_id == memory_id)
+    return None if row is None else (row.base_updated_at, row.weeks_applied)
+
+
+def delete_memories(ids: Sequence[int], *, now: str | None = None, actor: Actor = OPERATOR) -> int:
+    """Delete memories (their decay ledger rows go with them); returns how many.
+
+    Each deletion is a ``deleted`` history entry holding the whole row, from which the memory can
+    be restored (``memories restore``) until it is purged.
+    """
+    stamp = now or now_timestamp()
     deleted = 0
     with db.atomic():
         for chunk in _id_chunks(ids):
+            for row in Memory.select().where(Memory.id.in_(chunk)).order_by(Memory.id):
+                memory = MemoryRecord.from_model(row)
+                snapshot = history.removal_snapshot(memory, decay_ledger_entry(memory.id))
+                history.record_change("deleted", actor, stamp, before=memory, snapshot=snapshot)
             deleted += Memory.delete().where(Memory.id.in_(chunk)).execute()
     return deleted
 
@@ -281,19 +343,36 @@ def delete_all_or_none(ids: Iterable[int]) -> int:
 
 
 def adjust_confidence(ids: Sequence[int], delta: float, now: str | None = None,
-                      min_confidence: float = MIN_CONFIDENCE) -> int:
+                      min_confidence: float = MIN_CONFIDENCE, actor: Actor = OPERATOR) -> int:
     """Add ``delta`` to the confidence of several memories at once (clamped, rounded).
 
     Each memory is then active exactly when its new confidence reaches the threshold, and its
-    ``updated_at`` is refreshed. Returns how many memories changed.
+    ``updated_at`` is refreshed. Returns how many memories changed; each change is a history
+    entry, written from the same expressions as the UPDATE.
     """
     stamp = now or now_timestamp()
     new_confidence = confidence_sql(Memory.confidence + delta)
+    new_active = active_sql(new_confidence, min_confidence)
     changed = 0
     with db.atomic():
         for chunk in _id_chunks(ids):
-            query = Memory.update({Memory.confidence: new_confidence,
-                                   Memory.active: active_sql(new_confidence, min_confidence),
+            _record_adjustments(chunk, new_confidence, new_active, stamp, actor)
+            query = Memory.update({Memory.confidence: new_confidence, Memory.active: new_active,
                                    Memory.updated_at: stamp})
             changed += query.where(Memory.id.in_(chunk)).execute()
     return changed
+
+
+def _record_adjustments(chunk: list[int], new_confidence: peewee.ColumnBase, new_active: peewee.ColumnBase,
+                        now: str, actor: Actor) -> None:
+    """The history entries of one bulk confidence change, one per memory (``INSERT … SELECT``)."""
+    kind = peewee.Case(None, ((Memory.active > new_active, "deactivated"), (Memory.active < new_active,
+                                                                            "reactivated")), "edited")
+    rows = Memory.select(Memory.id, peewee.Value(now), kind, peewee.Value(actor.kind), Memory.confidence,
+                         new_confidence, Memory.active, new_active, Memory.updated_at,
+                         peewee.Value(now)).where(Memory.id.in_(chunk))
+    MemoryChangeRow.insert_from(rows, [
+        MemoryChangeRow.memory_id, MemoryChangeRow.changed_at, MemoryChangeRow.kind, MemoryChangeRow.actor,
+        MemoryChangeRow.old_confidence, MemoryChangeRow.new_confidence, MemoryChangeRow.old_active,
+        MemoryChangeRow.new_active, MemoryChangeRow.old_updated_at, MemoryChangeRow.new_updated_at,
+    ]).as_rowcount().execute()

@@ -31,7 +31,8 @@ def start_memory(settings: MemorySettings, now: str) -> MemoryStart:
     """Decay stale memories at ``now``, then plan the block: what every session start does."""
     decay = decay_stale_memories(now, grace_days=settings.grace_days, decay_per_week=settings.decay_per_week,
                                  min_confidence=settings.min_confidence)
-    return MemoryStart(decay, plan_memory_context(settings.budget_tokens, settings.min_confidence))
+    return MemoryStart(decay, plan_memory_context(settings.budget_tokens, settings.min_confidence,
+                                                  settings.ledger_cut_limit))
 
 
 def preview_memory_start(settings: MemorySettings, now: str) -> MemoryStart:

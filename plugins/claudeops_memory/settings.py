@@ -34,6 +34,10 @@ The offline judge's own default (``judge.certainty.DEFAULT_MIN_CERTAINTY``, wher
 chosen on are): from 0.85 it made no wrong reinforcement on its calibration block."""
 JUDGE_TIMEOUT_SECONDS = 10.0
 """How long the Claude judge may take: a marker waits for it, and a typical answer takes 2-5 s."""
+LEDGER_CUT_LIMIT = 100
+"""Memories cut by the budget that a session's injection ledger names."""
+DUPLICATE_SIMILARITY = 90
+"""rapidfuzz ``token_sort_ratio`` from which two memories are offered for review as duplicates."""
 
 
 @dataclass
@@ -58,6 +62,13 @@ class MemorySettings:
                                            "Seconds the Claude judge may take before the offline judge answers instead")
     judge_min_certainty: float = setting(JUDGE_MIN_CERTAINTY, "A judge's reinforce or contradict below this certainty "
                                                               "is stored as distinct and flagged for review")
+    ledger_cut_limit: int = setting(LEDGER_CUT_LIMIT,
+                                    "How many of the memories that qualified but did not fit the budget a "
+                                    "session's injection ledger names, by rank (the rest are counted)")
+    duplicate_similarity: int = setting(DUPLICATE_SIMILARITY,
+                                        "Two active memories of one service and category whose texts are at least "
+                                        "this similar (0-100, word order ignored) are offered for review as "
+                                        "duplicates")
 
 
 def validate(config: Config) -> None:
@@ -71,8 +82,9 @@ def validate(config: Config) -> None:
                    f"at least {SECTION}.min_confidence ({settings.min_confidence})")
     config.require(not 0.0 < settings.decay_per_week < 0.01, f"{SECTION}.decay_per_week",
                    "0 (no decay) or at least 0.01")
-    for name in ("budget_tokens", "grace_days"):
+    for name in ("budget_tokens", "grace_days", "ledger_cut_limit"):
         config.require(getattr(settings, name) >= 0, f"{SECTION}.{name}", "0 or more")
+    config.require(0 <= settings.duplicate_similarity <= 100, f"{SECTION}.duplicate_similarity", "between 0 and 100")
     config.require(settings.max_observation_chars >= 20, f"{SECTION}.max_observation_chars", "at least 20")
     config.require(settings.judge in JUDGES, f"{SECTION}.judge", " or ".join(JUDGES))
     config.require(not any(char.isspace() for char in settings.judge_model), f"{SECTION}.judge_model",

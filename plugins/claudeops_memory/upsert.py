@@ -1,19 +1,29 @@
 """Recording an observation: reinforce the same fact, contradict a conflicting one, or add a new one.
 
-The candidates are the *active* memories with the same category and the same service (a general
-memory, ``service IS NULL``, only meets other general memories). The judges (``judging``: the
-``judge_memory_relations`` hook for the whole group, then ``judge_memory_relation`` per pair, with
-the plugin's offline judge last) give a verdict on each candidate that is not the same text; a
-``reinforce`` or ``contradict`` below ``memory.judge_min_certainty`` counts as ``distinct``. Most
-trusted candidate first:
+Who decides what a new observation means, in order of trust (DESIGN.md § Memory decisions):
 
-* ``reinforce`` (same fact, however phrased): the first such memory gains ``reinforce_step``
-  (capped at 1.0) and its ``updated_at`` is refreshed; no row is added.
-* ``contradict`` (same subject, conflicting conclusion): that memory loses ``contradict_step``
-  and is deactivated below the threshold; its ``updated_at`` is kept (it was not reinforced).
-  Every contradicted candidate is weakened, even when another one is reinforced: the new
-  observation is evidence against all of them.
-* otherwise (``distinct``): the candidate is left alone.
+1. **The agent's citation.** ``(confirms #12)`` reinforces memory 12; ``(replaces #12)`` is a
+   contradiction of it: 12 loses ``contradict_step`` (deactivated below the threshold) and the
+   observation is stored as a new memory, its successor. The marker handler has already checked
+   that the citation counts (see :mod:`claudeops_memory.marker`); no judge is asked.
+2. **An exact repeat** (same text, ignoring case and spacing) of an active memory reinforces it.
+3. **The judges** for the rest (:mod:`claudeops_memory.judging`: the ``judge_memory_relations``
+   hook for the whole group, then ``judge_memory_relation`` per pair, with the plugin's offline
+   judge last) give a verdict on each *candidate* that is not the same text: the active memories
+   with the same category and the same service (a general memory, ``service IS NULL``, only
+   meets other general memories). Most trusted candidate first:
+
+   * ``reinforce`` (same fact, however phrased): the first such memory gains
+     ``reinforce_step`` (capped at 1.0) and its ``updated_at`` is refreshed; no row is added.
+   * ``contradict`` (same subject, conflicting conclusion): that memory loses
+     ``contradict_step`` and is deactivated below the threshold; its ``updated_at`` is kept (it
+     was not reinforced). Every contradicted candidate is weakened, even when another one is
+     reinforced: the new observation is evidence against all of them.
+   * otherwise (``distinct``): the candidate is left alone.
+
+   A ``reinforce`` or ``contradict`` less certain than ``memory.judge_min_certainty``
+   (:mod:`claudeops_memory.verdict`) is treated as ``distinct`` and the resulting change is
+   flagged for review; an unsure ``distinct`` is simply distinct.
 
 A memory is reinforced at most once per session: an observation that the same session already
 recorded or reinforced (restated in a final summary, say) changes nothing, because repeating
@@ -24,31 +34,52 @@ inactive memory of the same service and category has the same text (ignoring cas
 memory is reactivated at ``default_confidence`` instead, keeping its id, ``created_at`` and
 provenance, so re-recording a forgotten fact is neither a silent no-op nor a duplicate.
 
+Every change is written to the history (:mod:`claudeops_memory.history`) in the same
+transaction, with the session as actor and how it was decided.
+
 The judge runs before the write transaction opens (a plugged-in LLM judge may take seconds and
-must not hold the database lock); the writes then run in one transaction and tolerate a
-candidate deleted or deactivated meanwhile.
+must not hold the database lock). Inside the transaction the group of candidates is locked and
+read again (:func:`~claudeops_memory.upsert_store.lock_group`); if a memory appeared meanwhile
+— another runner recording the same fact at the same moment — the transaction ends without a
+write, the newcomer is judged outside it, and the write is tried again. So two runners
+recording one new fact leave one row (the second reinforces the first's), and the writes
+tolerate a candidate deleted or deactivated meanwhile.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from claudeops import db
-from claudeops_memory import upsert_store
+from claudeops_memory import history, upsert_store
+from claudeops_memory.citation import Citation
+from claudeops_memory.history import Actor, Decision
 from claudeops_memory.judging import acted_relation
-from claudeops_memory.repository import MemoryRecord
+from claudeops_memory.models import MemoryRecord
 from claudeops_memory.settings import MemorySettings
 from claudeops_memory.verdict import JudgeVerdict
 
+log = logging.getLogger(__name__)
+
 Judge = Callable[[str, list[str], "str | None", str], list[JudgeVerdict]]
 """``judge(new, existing_texts, service, category)``: one verdict per existing text (``judging.Judges``)."""
+
+MAX_ROUNDS = 5
+"""Times a write is tried again because candidates appeared while it was being judged. Each round
+needs a concurrent writer to add to the very same group meanwhile; past this, newcomers are left
+unjudged (distinct) rather than retried forever."""
+
+EXACT_REPEAT = Decision("exact repeat")
+CITATION = "citation"
 
 
 @dataclass(frozen=True)
 class Observation:
     """A memory as the agent stated it, already valid: a known category, a normalised service (or
-    ``None``) and one line of text within ``memory.max_observation_chars`` (see ``markers``)."""
+    ``None``), one line of text within ``memory.max_observation_chars`` with any citation removed,
+    and the citation when it counts (see ``marker``)."""
 
     category: str
     service: str | None
@@ -56,15 +87,34 @@ class Observation:
     session_id: int | None
     tier: int
     now: str
+    citation: Citation | None = None
+
+    @property
+    def actor(self) -> Actor:
+        return history.session_actor(self.session_id, self.tier)
 
 
 @dataclass(frozen=True)
 class UpsertResult:
-    """What recording one observation did: ``created``, ``reinforced``, ``reactivated`` or ``repeated``."""
+    """What recording one observation did: ``created``, ``reinforced``, ``reactivated`` or ``repeated``.
+
+    ``replaced`` is the memory a ``(replaces #N)`` citation weakened; ``contradicted`` the ones a
+    judge found the observation contradicts.
+    """
 
     action: str
     memory: MemoryRecord
     contradicted: tuple[MemoryRecord, ...] = field(default=())
+    replaced: MemoryRecord | None = None
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One candidate's relation to the observation, as acted on, and how that was decided."""
+
+    relation: str
+    decision: Decision
+    unsure: bool = False
 
 
 def same_text(first: str, second: str) -> bool:
@@ -73,49 +123,135 @@ def same_text(first: str, second: str) -> bool:
 
 
 def judge_candidates(judge: Judge, observation: Observation, candidates: list[MemoryRecord],
-                     min_certainty: float) -> tuple[MemoryRecord | None, list[MemoryRecord]]:
-    """The candidate to reinforce (if any) and every candidate the observation contradicts."""
-    judged = [candidate for candidate in candidates if not same_text(candidate.observation, observation.text)]
-    verdicts = dict(zip((candidate.id for candidate in judged),
-                        judge(observation.text, [candidate.observation for candidate in judged],
-                              observation.service, observation.category), strict=True))
-    reinforced: MemoryRecord | None = None
-    contradicted: list[MemoryRecord] = []
-    for candidate in candidates:
-        verdict = verdicts.get(candidate.id)
-        relation = "reinforce" if verdict is None else acted_relation(verdict, min_certainty)
-        if relation == "reinforce" and reinforced is None:
-            reinforced = candidate
-        elif relation == "contradict":
-            contradicted.append(candidate)
-    return reinforced, contradicted
+                     min_certainty: float) -> dict[int, Judged]:
+    """How ``observation`` relates to each candidate: an exact repeat, or the judges' verdict.
+
+    The candidates that are not the same text go to the judges in one call. A ``reinforce`` or
+    ``contradict`` the judge is unsure of is acted on as distinct and marked ``unsure`` (its
+    decision is kept, for the history and the review queue).
+    """
+    judged = {candidate.id: Judged("reinforce", EXACT_REPEAT) for candidate in candidates
+              if same_text(candidate.observation, observation.text)}
+    others = [candidate for candidate in candidates if candidate.id not in judged]
+    if not others:
+        return judged
+    verdicts = judge(observation.text, [candidate.observation for candidate in others], observation.service,
+                     observation.category)
+    for candidate, verdict in zip(others, verdicts, strict=True):
+        decision = Decision(f"{verdict.judge} judge", verdict.certainty, verdict.reason or None)
+        relation = acted_relation(verdict, min_certainty)
+        judged[candidate.id] = Judged(relation, decision, unsure=relation != verdict.relation)
+    return judged
 
 
 def record_observation(judge: Judge, observation: Observation, settings: MemorySettings,
                        touched_this_session: frozenset[int] = frozenset()) -> UpsertResult:
-    """Store ``observation`` by the rules in the module docstring; one transaction.
+    """Store ``observation`` by the rules in the module docstring; the writes are one transaction.
 
     ``touched_this_session`` holds the ids this session already created, reinforced or
     reactivated; restating one of them is reported as ``repeated`` and writes nothing.
     """
-    candidates = upsert_store.active_group(observation.service, observation.category)
-    target, contradicted = judge_candidates(judge, observation, candidates, settings.judge_min_certainty)
-    if target is not None and target.id in touched_this_session:
-        return UpsertResult("repeated", target)
+    if observation.citation is not None:
+        cited = _record_cited(observation, observation.citation, settings, touched_this_session)
+        if cited is not None:
+            return cited
+    judged: dict[int, Judged] = {}
+    rounds = 0
+    while True:
+        rounds += 1
+        candidates = upsert_store.active_group(observation.service, observation.category)
+        newcomers = [candidate for candidate in candidates if candidate.id not in judged]
+        judged |= judge_candidates(judge, observation, newcomers, settings.judge_min_certainty)
+        target = next((candidate for candidate in candidates if judged[candidate.id].relation == "reinforce"), None)
+        if target is not None and target.id in touched_this_session:
+            return UpsertResult("repeated", target)
+        with db.atomic():
+            upsert_store.lock_group(observation.service, observation.category)
+            appeared = set(upsert_store.active_ids(observation.service, observation.category)) - judged.keys()
+            if appeared and rounds < MAX_ROUNDS:
+                continue  # a memory appeared while judging: judge it (outside this transaction) and try again
+            if appeared:
+                log.warning("memory group [%s:%s] kept changing while an observation was judged; recording it "
+                            "without judging the newest memories", observation.category,
+                            observation.service or "general")
+            return _write_judged(observation, settings, candidates, judged, target)
+
+
+def _write_judged(observation: Observation, settings: MemorySettings, candidates: list[MemoryRecord],
+                  judged: dict[int, Judged], target: MemoryRecord | None) -> UpsertResult:
+    """The writes of a judged observation (inside the caller's transaction), each with its history entry.
+
+    A new memory stored because the judge was unsure about a candidate is flagged for review,
+    with that candidate (the most trusted one, if several) and the unsure verdict.
+    """
+    result: UpsertResult | None = None
+    if target is not None:
+        change = upsert_store.reinforce(target.id, settings.reinforce_step, observation.now)
+        if change is not None:
+            history.record_change("reinforced", observation.actor, observation.now, before=change.before,
+                                  after=change.after, decision=judged[target.id].decision)
+            result = UpsertResult("reinforced", change.after)
+    if result is None:
+        unsure = next((candidate for candidate in candidates if judged[candidate.id].unsure), None)
+        if unsure is None:
+            result = _store_new(observation, settings)
+        else:
+            result = _store_new(observation, settings, decision=judged[unsure.id].decision, related=unsure.id,
+                                needs_review=True)
+    weakened = []
+    for candidate in candidates:
+        if judged[candidate.id].relation != "contradict":
+            continue
+        change = upsert_store.weaken(candidate.id, settings.contradict_step, settings.min_confidence)
+        if change is not None:
+            history.record_change("contradicted", observation.actor, observation.now, before=change.before,
+                                  after=change.after, decision=judged[candidate.id].decision,
+                                  related=result.memory.id, needs_review=True)
+            weakened.append(change.after)
+    return UpsertResult(result.action, result.memory, tuple(weakened))
+
+
+def _store_new(observation: Observation, settings: MemorySettings, *, decision: Decision = history.NO_DECISION,
+               related: int | None = None, needs_review: bool = False) -> UpsertResult:
+    """Reactivate an inactive memory with the same text, or insert a new one; with its history entry."""
+    duplicate = upsert_store.inactive_duplicate(observation.service, observation.category, observation.text)
+    if duplicate is not None:
+        memory = upsert_store.reactivate(duplicate, settings.default_confidence, observation.now)
+        history.record_change("reactivated", observation.actor, observation.now, before=duplicate, after=memory,
+                              decision=EXACT_REPEAT if decision.decided_by is None else decision, related=related,
+                              needs_review=needs_review)
+        return UpsertResult("reactivated", memory)
+    memory = upsert_store.insert(
+        service=observation.service, category=observation.category, observation=observation.text,
+        confidence=settings.default_confidence, min_confidence=settings.min_confidence,
+        session_id=observation.session_id, tier=observation.tier, now=observation.now)
+    history.record_change("created", observation.actor, observation.now, after=memory, decision=decision,
+                          related=related, needs_review=needs_review)
+    return UpsertResult("created", memory)
+
+
+def _record_cited(observation: Observation, citation: Citation, settings: MemorySettings,
+                  touched_this_session: frozenset[int]) -> UpsertResult | None:
+    """Apply a citation that counts; ``None`` when the cited memory vanished meanwhile (then it is judged)."""
+    decision = Decision(CITATION, reason=f"{citation.text} in the agent's marker")
+    if citation.verb == "confirms":
+        if citation.memory_id in touched_this_session:
+            cited = upsert_store.get(citation.memory_id)
+            return None if cited is None else UpsertResult("repeated", cited)
+        with db.atomic():
+            change = upsert_store.reinforce(citation.memory_id, settings.reinforce_step, observation.now)
+            if change is None:
+                return None
+            history.record_change("reinforced", observation.actor, observation.now, before=change.before,
+                                  after=change.after, decision=decision)
+            return UpsertResult("reinforced", change.after)
     with db.atomic():
-        weakened = tuple(memory for candidate in contradicted
-                         if (memory := upsert_store.weaken(candidate.id, settings.contradict_step,
-                                                         settings.min_confidence)) is not None)
-        if target is not None:
-            memory = upsert_store.reinforce(target.id, settings.reinforce_step, observation.now)
-            if memory is not None:
-                return UpsertResult("reinforced", memory, weakened)
-        duplicate = upsert_store.inactive_duplicate(observation.service, observation.category, observation.text)
-        if duplicate is not None:
-            memory = upsert_store.reactivate(duplicate, settings.default_confidence, observation.now)
-            return UpsertResult("reactivated", memory, weakened)
-        memory = upsert_store.insert(
-            service=observation.service, category=observation.category, observation=observation.text,
-            confidence=settings.default_confidence, min_confidence=settings.min_confidence,
-            session_id=observation.session_id, tier=observation.tier, now=observation.now)
-        return UpsertResult("created", memory, weakened)
+        upsert_store.lock_group(observation.service, observation.category)
+        change = upsert_store.weaken(citation.memory_id, settings.contradict_step, settings.min_confidence)
+        if change is None:
+            return None
+        successor = _store_new(observation, settings, decision=decision, related=citation.memory_id)
+        history.record_change("replaced", observation.actor, observation.now, before=change.before,
+                              after=change.after, decision=decision, related=successor.memory.id,
+                              needs_review=True)
+        return UpsertResult(successor.action, successor.memory, replaced=change.after)

@@ -15,12 +15,15 @@ lost between the read and the write. Every function here must run inside ``db.at
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import astuple, replace
 from typing import Any
 
-from claudeops import db, insert_returning_id, portable_sql
+import peewee
+
+from claudeops import db, insert_returning_id, is_row_id, portable_sql
 from claudeops_memory.confidence import clamp_confidence, is_active_confidence
-from claudeops_memory.models import MEMORY_COLUMNS, MemoryRecord, same_service_sql
+from claudeops_memory.models import MEMORY_COLUMNS, MemoryRecord, RowChange, same_service_sql
 
 _SELECT = f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories WHERE "
 _ORDER = " ORDER BY confidence DESC, id DESC"
@@ -45,6 +48,36 @@ def active_group(service: str | None, category: str) -> list[MemoryRecord]:
     return _records(_SELECT + where + " AND category = ? AND active = 1" + _ORDER, (*params, category))
 
 
+def lock_group(service: str | None, category: str) -> None:
+    """Serialise writers of one (service, category) group until the transaction ends.
+
+    Two runners recording the same new fact at once must leave one row: each re-reads the group
+    inside its transaction, and this lock makes the second wait until the first has committed,
+    so its re-read sees the first's row. SQLite needs nothing here: ``BEGIN IMMEDIATE`` already
+    holds the database's one write lock. PostgreSQL gets a transaction-scoped advisory lock on a
+    hash of the group (a row lock cannot lock a row that does not exist yet).
+    """
+    if isinstance(db.obj, peewee.PostgresqlDatabase):
+        key = zlib.crc32(f"claudeops_memory\0{service or ''}\0{category}".encode())
+        db.execute_sql("SELECT pg_advisory_xact_lock(%s)", (key,))
+
+
+def active_ids(service: str | None, category: str) -> list[int]:
+    """The ids of the group's active memories: what a writer re-reads under :func:`lock_group`."""
+    where, params = same_service_sql(service)
+    return [row[0] for row in db.execute_sql(
+        _sql("SELECT id FROM memories WHERE " + where + " AND category = ? AND active = 1"),
+        (*params, category)).fetchall()]
+
+
+def get(memory_id: int, *, lock: bool = False) -> MemoryRecord | None:
+    """One memory as stored (under a row lock when ``lock``), or None (also for an id no row can have)."""
+    if not is_row_id(memory_id):
+        return None
+    found = _records(_BY_ID, (memory_id,), lock=lock)
+    return found[0] if found else None
+
+
 def inactive_duplicate(service: str | None, category: str, observation: str) -> MemoryRecord | None:
     """The newest inactive memory of the same service and category with the same text, ignoring case."""
     where, params = same_service_sql(service)
@@ -58,33 +91,33 @@ def _locked_active(memory_id: int) -> MemoryRecord | None:
     return found[0] if found else None
 
 
-def reinforce(memory_id: int, step: float, now: str) -> MemoryRecord | None:
+def reinforce(memory_id: int, step: float, now: str) -> RowChange | None:
     """Raise an active memory's confidence by ``step`` (capped at 1.0) and refresh ``updated_at``.
 
     ``None`` when the memory was deleted or deactivated since it was judged.
     """
-    memory = _locked_active(memory_id)
-    if memory is None:
+    before = _locked_active(memory_id)
+    if before is None:
         return None
-    memory = replace(memory, confidence=clamp_confidence(memory.confidence + step), updated_at=now)
+    after = replace(before, confidence=clamp_confidence(before.confidence + step), updated_at=now)
     db.execute_sql(_sql("UPDATE memories SET confidence = ?, updated_at = ? WHERE id = ?"),
-                   (memory.confidence, now, memory_id))
-    return memory
+                   (after.confidence, now, memory_id))
+    return RowChange(before, after)
 
 
-def weaken(memory_id: int, step: float, min_confidence: float) -> MemoryRecord | None:
+def weaken(memory_id: int, step: float, min_confidence: float) -> RowChange | None:
     """Lower an active memory's confidence by ``step``, deactivating it below the threshold.
 
     ``updated_at`` is left alone: it records the last reinforcement, not the last change.
     """
-    memory = _locked_active(memory_id)
-    if memory is None:
+    before = _locked_active(memory_id)
+    if before is None:
         return None
-    confidence = clamp_confidence(memory.confidence - step)
-    memory = replace(memory, confidence=confidence, active=is_active_confidence(confidence, min_confidence))
+    confidence = clamp_confidence(before.confidence - step)
+    after = replace(before, confidence=confidence, active=is_active_confidence(confidence, min_confidence))
     db.execute_sql(_sql("UPDATE memories SET confidence = ?, active = ? WHERE id = ?"),
-                   (confidence, int(memory.active), memory_id))
-    return memory
+                   (confidence, int(after.active), memory_id))
+    return RowChange(before, after)
 
 
 def reactivate(memory: MemoryRecord, confidence: float, now: str) -> MemoryRecord:

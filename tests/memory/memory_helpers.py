@@ -36,6 +36,12 @@ class LoadedApp:
         """A session with a real ``sessions`` row (id chosen by the database unless given)."""
         return self.make_session(tier, "haiku", app=self.app, clock=self.clock, session_id=session_id, **fields)
 
+    def started(self, tier: int = 1, **fields: Any) -> Session:
+        """A session whose start has run (decay, its memory block, its injection ledger), as the runner does."""
+        session = self.session(tier, **fields)
+        self.app.hook.before_session(session=session)
+        return session
+
     def emit(self, session: Session, text: str) -> None:
         """One assistant text block through the runner's own stream dispatcher (``feed_text``)."""
         self.feed_text(session, text, app=self.app)

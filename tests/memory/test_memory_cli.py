@@ -174,7 +174,9 @@ def test_rm_yes_deletes_several_at_once(memory_app: LoadedApp) -> None:
 
 
 def _ledger_dump() -> list[tuple]:
-    return db.execute_sql("SELECT * FROM memory_decay ORDER BY memory_id").fetchall()
+    """The decay ledger and the history: a preview must leave neither a decay step nor its entry."""
+    return (db.execute_sql("SELECT * FROM memory_decay ORDER BY memory_id").fetchall()
+            + db.execute_sql("SELECT * FROM memory_changes ORDER BY id").fetchall())
 
 
 def _section_a_session_starting_now_gets(memory_app: LoadedApp) -> str | None:

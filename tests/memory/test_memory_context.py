@@ -65,27 +65,38 @@ def test_memories_grouped_by_service(memory_app: LoadedApp) -> None:
 
     headings = [line for line in text.splitlines() if line.startswith("### ")]
     assert headings == ["### jellyfin", "### postgres", "### general"]
-    assert "- [maintenance] Needs manual VACUUM FULL weekly (confidence: 0.7)" in text
+    assert "- [maintenance] Needs manual VACUUM FULL weekly (confidence: 0.7) #" in text
 
 
 def test_formatted_output_matches_expected_structure(memory_app: LoadedApp) -> None:
-    memory_app.remember("Takes 60s to start after restart", service="jellyfin", confidence=0.9)
-    memory_app.remember("First restart always fails due to DB lock", service="jellyfin", category="behavior",
-                        confidence=0.8)
-    memory_app.remember("DNS checks sometimes fail transiently during WireGuard reconnects", category="remediation",
-                        confidence=0.6)
+    timing = memory_app.remember("Takes 60s to start after restart", service="jellyfin", confidence=0.9)
+    behavior = memory_app.remember("First restart always fails due to DB lock", service="jellyfin",
+                                   category="behavior", confidence=0.8)
+    dns = memory_app.remember("DNS checks sometimes fail transiently during WireGuard reconnects",
+                              category="remediation", confidence=0.6)
 
     text = build_memory_context()
 
     body = ("### jellyfin\n"
-            "- [timing] Takes 60s to start after restart (confidence: 0.9)\n"
-            "- [behavior] First restart always fails due to DB lock (confidence: 0.8)\n"
+            f"- [timing] Takes 60s to start after restart (confidence: 0.9) #{timing.id}\n"
+            f"- [behavior] First restart always fails due to DB lock (confidence: 0.8) #{behavior.id}\n"
             "\n"
             "### general\n"
-            "- [remediation] DNS checks sometimes fail transiently during WireGuard reconnects (confidence: 0.6)")
+            "- [remediation] DNS checks sometimes fail transiently during WireGuard reconnects (confidence: 0.6) "
+            f"#{dns.id}")
     tokens = estimate_tokens(f"## Operational Memory (3 memories, ~00 tokens)\n\n{body}")
     assert text == f"## Operational Memory (3 memories, ~{tokens} tokens)\n\n{body}"
     assert estimate_tokens(text) == tokens
+
+
+def test_each_bullet_ends_with_its_memory_id_so_the_agent_can_cite_it(memory_app: LoadedApp) -> None:
+    memories = [memory_app.remember(f"Fact {number}", service="nas", confidence=0.9 - number / 10)
+                for number in range(3)]
+
+    bullets = _bullets(build_memory_context())
+
+    assert bullets == [f"- [timing] Fact {number} (confidence: {0.9 - number / 10:.1f}) #{memory.id}"
+                       for number, memory in enumerate(memories)]
 
 
 def test_confidence_is_printed_in_its_shortest_form(memory_app: LoadedApp) -> None:
@@ -132,7 +143,8 @@ def _reference_block(shown: list[MemoryRecord], total: int) -> str:
     last, and the header's ``T`` found by re-rendering until it states the block's own size."""
     groups: dict[str | None, list[str]] = {}
     for memory in shown:
-        groups.setdefault(memory.service, []).append(bullet(memory.category, memory.observation, memory.confidence))
+        groups.setdefault(memory.service, []).append(bullet(memory.id, memory.category, memory.observation,
+                                                            memory.confidence))
     order = [service for service in groups if service] + ([None] if None in groups else [])
     body = "\n\n".join(f"### {service or 'general'}\n" + "\n".join(groups[service]) for service in order)
     tokens = 0
@@ -192,8 +204,8 @@ def test_high_confidence_general_memory_is_never_dropped_for_lower_ones(memory_a
 
     text = build_memory_context(1000)
 
-    assert "- [remediation] The most trusted fact of all (confidence: 1.0)" in text
-    assert text.rstrip().endswith("- [remediation] The most trusted fact of all (confidence: 1.0)")
+    assert "- [remediation] The most trusted fact of all (confidence: 1.0) #" in text
+    assert re.search(r"- \[remediation\] The most trusted fact of all \(confidence: 1.0\) #\d+$", text.rstrip())
     assert estimate_tokens(text) <= 1000
 
 

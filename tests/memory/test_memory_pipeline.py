@@ -9,7 +9,8 @@ import re
 from typing import Any
 
 from claudeops_memory import repository
-from claudeops_memory.marker import PROMPT_SECTION
+from claudeops_memory.citation import read_citation
+from claudeops_memory.marker import MEMORY_PATTERN, PROMPT_SECTION
 from memory_helpers import LoadedApp
 
 from claudeops import hookimpl
@@ -58,7 +59,8 @@ def test_memories_from_previous_sessions_are_in_the_next_system_prompt(memory_ap
     [second] = run_scripted(memory_app, {1: ["Jellyfin healthy."]})
 
     assert "Operational Memory" not in recorder.appended[first.session_id]
-    assert ("### jellyfin\n- [timing] Takes 60s to start after restart (confidence: 0.7)"
+    [memory] = repository.list_memories()
+    assert (f"### jellyfin\n- [timing] Takes 60s to start after restart (confidence: 0.7) #{memory.id}"
             in recorder.appended[second.session_id])
 
 
@@ -74,7 +76,7 @@ def test_escalated_session_gets_the_memory_context_and_records_its_tier(memory_a
     }, escalate=True)
 
     assert [report.tier for report in reports] == [1, 2, 3]
-    remembered = "- [dependency] Must be started after WireGuard (confidence: 0.9)"
+    remembered = "- [dependency] Must be started after WireGuard (confidence: 0.9) #"
     assert all(remembered in recorder.appended[report.session_id] for report in reports)
     [new] = repository.list_memories(category="remediation")
     assert (new.tier, new.session_id) == (3, reports[2].session_id)
@@ -107,8 +109,20 @@ def test_tier_3_prompt_includes_memory_instructions(memory_app: LoadedApp) -> No
     assert _memory_recording_section(memory_app, 3) == _memory_recording_section(memory_app, 1) == PROMPT_SECTION
 
 
+def _prompt_examples() -> list[str]:
+    return [line.strip() for line in PROMPT_SECTION.splitlines() if line.strip().startswith("[MEMORY:")
+            and "<" not in line]
+
+
 def test_prompt_examples_are_markers_the_plugin_accepts(memory_app: LoadedApp) -> None:
-    examples = [line.strip() for line in PROMPT_SECTION.splitlines() if line.strip().startswith("[MEMORY:")
-                and "<" not in line]
+    examples = [line for line in _prompt_examples() if "#" not in line]
     memory_app.emit(memory_app.session(), "\n".join(examples))
     assert repository.count_memories() == len(examples) == 4
+
+
+def test_prompt_citation_examples_cite_in_the_one_form_the_plugin_reads() -> None:
+    cited = [read_citation(match.group(3)) for line in _prompt_examples()
+             if "#" in line and (match := MEMORY_PATTERN.match(line))]
+    assert [(example.citation.verb, example.citation.memory_id) for example in cited] == [("confirms", 12),
+                                                                                           ("replaces", 12)]
+    assert all("#" not in example.text and example.problem is None for example in cited)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from claudeops_memory import repository
+from claudeops_memory import history, ledger, repository, review
 from claudeops_memory.context import build_memory_context
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.session_start import preview_memory_start
+from claudeops_memory.undo import purge_memory, restore_memory, revert_change
 from memory_helpers import LoadedApp
 
 from claudeops.store import apply_migrations, db
@@ -63,7 +64,7 @@ def test_decay_and_context_on_postgresql(pg_memory_app: LoadedApp) -> None:
     assert (first.decayed, first.deactivated, second.decayed) == (2, 1, 0)
     assert repository.get_memory(stale.id).active is False  # type: ignore[union-attr]
     assert repository.get_memory(kept.id).confidence == 0.5  # type: ignore[union-attr]
-    assert build_memory_context().endswith("### nas\n- [timing] Older fact (confidence: 0.5)")
+    assert build_memory_context().endswith(f"### nas\n- [timing] Older fact (confidence: 0.5) #{kept.id}")
 
 
 def test_context_preview_keeps_nothing_on_postgresql(pg_memory_app: LoadedApp) -> None:
@@ -74,7 +75,7 @@ def test_context_preview_keeps_nothing_on_postgresql(pg_memory_app: LoadedApp) -
     preview = preview_memory_start(memory_app.settings, memory_app.clock.stamp())
 
     assert (preview.decay.decayed, preview.decay.deactivated) == (2, 1)
-    assert preview.context.text.endswith("### nas\n- [timing] Older fact (confidence: 0.5)")
+    assert preview.context.text.endswith(f"### nas\n- [timing] Older fact (confidence: 0.5) #{kept.id}")
     assert "Stale fact" not in preview.context.text
     assert [repository.get_memory(stale.id), repository.get_memory(kept.id)] == [stale, kept]
     assert db.execute_sql("SELECT COUNT(*) FROM memory_decay").fetchone() == (0,)
@@ -90,3 +91,30 @@ def test_operator_edits_on_postgresql(pg_memory_app: LoadedApp) -> None:
     assert repository.update_memory(memory.id, confidence=0.6).active is True
     assert repository.list_services() == ["postgres"] and repository.memory_counts() == (1, 0)
     assert repository.delete_memories([memory.id]) == 1
+
+
+def test_history_undo_review_and_ledger_on_postgresql(pg_memory_app: LoadedApp) -> None:
+    """Issue 14's statements on PostgreSQL: the ledger, a citation, the history's set-based writes
+    (decay, bulk confidence), undo with its exact round trip, restore, purge and the review queue."""
+    memory_app = pg_memory_app
+    old = memory_app.remember("Takes 60s to start after restart", service="jellyfin", confidence=0.8)
+    stale = memory_app.remember("Scrub runs monthly", service="nas", category="maintenance", days_ago=44)
+    session = memory_app.started()
+    assert ledger.session_injection(session.id).injected == ((1, old.id), (2, stale.id))  # type: ignore[union-attr]
+
+    memory_app.emit(session, f"[MEMORY:timing:jellyfin] Takes 3 minutes to start (replaces #{old.id})")
+    [item] = review.review_items(memory_app.settings)
+    assert (item.kind, item.first.id) == ("replacement", old.id)
+    review.revert(item.change.id, memory_app.settings)  # type: ignore[union-attr]
+    assert repository.get_memory(old.id) == old and review.review_items(memory_app.settings) == []
+
+    assert history.memory_history(stale.id)[-1].kind == "decayed"  # the session start decayed it
+    revert_change(history.memory_history(stale.id)[-1].id, memory_app.settings)
+    assert repository.get_memory(stale.id) == stale
+    repository.adjust_confidence([stale.id], -0.5)
+    assert [entry.kind for entry in history.memory_history(stale.id)][-1] == "deactivated"
+
+    repository.delete_memories([stale.id])
+    restored = restore_memory(stale.id)
+    assert restored == repository.get_memory(stale.id)
+    assert purge_memory(stale.id) > 0 and history.memory_history(stale.id) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from claudeops_memory import repository
 from claudeops_memory.context import context_query
 from memory_helpers import LoadedApp
 
@@ -89,3 +90,47 @@ def test_service_names_stored_before_lower_casing_are_lower_cased(memory_app: Lo
     db.execute_sql("DELETE FROM claudeops_migrations WHERE owner = 'memory' AND name = '007_lowercase_services'")
     assert [step.name for step in apply_migrations(memory_app.app.migrations)] == ["007_lowercase_services"]
     assert db.execute_sql("SELECT service FROM memories").fetchall() == [("jellyfin",)]
+
+
+def test_history_and_ledger_migrations_are_additive_on_an_existing_database(memory_app: LoadedApp) -> None:
+    """A database from before issue 14 (migrated to 007, with memories) gains the history and the ledger;
+    SPEC-0015's table, its rows and its indexes are untouched."""
+    memory = memory_app.remember("Takes 60s to start after restart", service="jellyfin")
+    for table in ("memory_changes", "memory_injections", "memory_injection_blocks"):
+        db.execute_sql(f"DROP TABLE {table}")
+    db.execute_sql("DELETE FROM claudeops_migrations WHERE owner = 'memory' AND name IN "
+                   "('008_memory_changes', '009_injection_ledger')")
+    memories_before = (_table_sql(), _columns(), db.execute_sql("SELECT * FROM memories").fetchall())
+
+    applied = apply_migrations(memory_app.app.migrations)
+
+    assert [step.name for step in applied] == ["008_memory_changes", "009_injection_ledger"]
+    assert (_table_sql(), _columns(), db.execute_sql("SELECT * FROM memories").fetchall()) == memories_before
+    for name, columns in SPEC_INDEXES.items():
+        assert _index_columns(name) == columns
+    assert _index_columns("idx_memory_changes_memory") == ["memory_id", "id"]
+    assert _index_columns("idx_memory_injections_memory") == ["memory_id", "injected", "session_id"]
+    assert apply_migrations(memory_app.app.migrations) == []
+    assert repository.get_memory(memory.id) == memory
+
+
+def test_a_timeline_is_read_through_its_index(memory_app: LoadedApp) -> None:
+    for number in range(50):
+        memory_app.remember(f"observation {number}")
+    db.execute_sql("ANALYZE")
+
+    plan = " | ".join(row[-1] for row in db.execute_sql(
+        "EXPLAIN QUERY PLAN SELECT * FROM memory_changes WHERE memory_id = ? ORDER BY id", (3,)).fetchall())
+
+    assert "idx_memory_changes_memory" in plan and "TEMP B-TREE" not in plan
+
+
+def test_whether_a_change_was_reviewed_is_read_through_its_index(memory_app: LoadedApp) -> None:
+    for number in range(50):
+        memory_app.remember(f"observation {number}")
+    db.execute_sql("ANALYZE")
+
+    plan = " | ".join(row[-1] for row in db.execute_sql(
+        "EXPLAIN QUERY PLAN SELECT 1 FROM memory_changes WHERE refers_to = ?", (3,)).fetchall())
+
+    assert "idx_memory_changes_refers" in plan

@@ -39,6 +39,10 @@ def test_the_spec_budget_variable_wins_when_both_are_set(load: Callable[..., Mem
      "'memory.default_confidence' must be at least memory.min_confidence (0.3), not 0.2"),
     ("CLAUDEOPS_MEMORY_BUDGET", "-1", "'memory.budget_tokens' must be 0 or more, not -1"),
     ("CLAUDEOPS_MEMORY_DECAY_PER_WEEK", "0.001", "'memory.decay_per_week' must be 0 (no decay) or at least 0.01"),
+    ("CLAUDEOPS_MEMORY_JUDGE_MIN_CERTAINTY", "1.2", "'memory.judge_min_certainty' must be between 0 and 1, not 1.2"),
+    ("CLAUDEOPS_MEMORY_LEDGER_CUT_LIMIT", "-5", "'memory.ledger_cut_limit' must be 0 or more, not -5"),
+    ("CLAUDEOPS_MEMORY_DUPLICATE_SIMILARITY", "101",
+     "'memory.duplicate_similarity' must be between 0 and 100, not 101"),
 ])
 def test_nonsense_settings_stop_start_up_with_one_line_naming_the_variable(load: Callable[..., MemorySettings],
                                                                           variable: str, value: str,

@@ -7,6 +7,7 @@ import json
 from click.testing import CliRunner
 from runner_helpers import replay
 
+from claudeops import SessionDetail, hookimpl
 from claudeops.cli.group import build_cli
 from claudeops.runner.script import script_to_stream
 
@@ -57,3 +58,30 @@ def test_show_prints_one_session_with_its_transcript_and_final_text(runner_app):
 def test_show_of_an_unknown_session_is_a_one_line_error(runner_app):
     result = CliRunner().invoke(build_cli(runner_app), ["sessions", "show", "99"])
     assert (result.exit_code, result.output) == (2, "Error: there is no session #99\n")
+
+
+class TicketDetails:
+    """A plugin that tells ``sessions show`` about a session, one sync and one async answer."""
+
+    @hookimpl
+    def describe_session(self, session_id: int) -> SessionDetail:
+        return SessionDetail("tickets", "Tickets", (f"opened #7 for session {session_id}",), {"opened": [7]})
+
+
+class SlowDetails:
+    @hookimpl
+    async def describe_session(self) -> SessionDetail:
+        return SessionDetail("slow", "Slow", ("answered late",), None)
+
+
+def test_show_prints_what_plugins_recorded_about_the_session(runner_app):
+    ok, _ = two_sessions(runner_app)
+    runner_app.pm.register(TicketDetails(), name="ticket-details")
+    runner_app.pm.register(SlowDetails(), name="slow-details")
+
+    output = sessions(runner_app, "show", str(ok.session_id)).output
+    shown = json.loads(sessions(runner_app, "show", str(ok.session_id), "--json").output)
+
+    assert f"\nTickets\n  opened #7 for session {ok.session_id}\n" in output
+    assert "\nSlow\n  answered late\n" in output and output.endswith("\nAll healthy.\n")
+    assert shown["details"]["tickets"] == {"opened": [7]} and shown["details"]["slow"] is None

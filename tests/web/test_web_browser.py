@@ -270,3 +270,51 @@ def test_screenshot_of_every_page(page, state_dir):
     page.screenshot(path=str(SCREENSHOTS / "memories-phone.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert all((SCREENSHOTS / f"{name}.png").stat().st_size > 0 for name in pages)
+
+
+# --------------------------------------------------------------------------- memory trust (issue 14)
+
+
+def test_review_lists_a_replacement_from_a_replayed_session_and_revert_restores_the_old_memory(
+        page, state_dir, tmp_path):
+    import json
+
+    from claudeops.runner.script import script_to_stream
+
+    old = add("Takes 60s to start after restart", service="jellyfin", confidence=0.8)
+    recording = tmp_path / "replaces.jsonl"
+    frames = script_to_stream([f"Checked jellyfin after the upgrade.\n[MEMORY:timing:jellyfin] Takes 3 minutes to "
+                               f"start since the 10.9 upgrade (replaces #{old.id})"])
+    recording.write_text("".join(json.dumps(frame) + "\n" for frame in frames))
+    replay(state_dir, recording)
+    successor = next(memory for memory in repository_list() if memory.id != old.id)
+    assert (stored(old.id).confidence, successor.observation) == (0.6, "Takes 3 minutes to start since the 10.9 "
+                                                                        "upgrade")
+
+    page.goto("/review")
+    item = page.locator("section.review-item[data-kind=replacement]", has_text=f"#{old.id}")
+    item.wait_for()
+    assert "Takes 3 minutes to start since the 10.9 upgrade" in item.inner_text()
+    page.screenshot(path=str(SCREENSHOTS / "review.png"), full_page=True)
+    item.get_by_role("button", name="Revert").click()
+    page.locator("p.notice", has_text="Reverted change #").wait_for()
+
+    assert stored(old.id) == old and stored(successor.id) is None
+    assert page.locator("section.review-item").count() == 0
+
+
+def test_a_memory_timeline_renders(page):
+    memory = add("Takes 60s to start after restart", service="jellyfin")
+    with db.connection_context():
+        repository.update_memory(memory.id, confidence=0.9)
+        repository.update_memory(memory.id, confidence=0.4)
+
+    page.goto(f"/memories/{memory.id}")
+    chart = page.locator("svg#confidence-timeline")
+    chart.wait_for()
+
+    assert chart.bounding_box()["width"] > 300
+    assert chart.locator("circle").count() == 3 and chart.locator("polyline").count() == 1
+    assert page.locator("tr[data-change-id]").count() == 3
+    assert page.locator("tr[data-change-id] button", has_text="Revert").count() == 1
+    page.screenshot(path=str(SCREENSHOTS / "memory-timeline.png"), full_page=True)

@@ -293,8 +293,8 @@ def test_delete_unknown_memory_is_a_404(client):
 def test_delete_buttons_ask_for_confirmation(client):
     memory = add()
     html = client.get("/memories").text
-    assert f'hx-confirm="Delete memory #{memory.id} permanently?"' in html
-    assert 'hx-confirm="Delete the selected memories permanently?"' in html
+    assert f'hx-confirm="Delete memory #{memory.id}? It can be restored from its history until purged."' in html
+    assert 'hx-confirm="Delete the selected memories? They can be restored from their history."' in html
 
 
 def test_bulk_delete(client):
@@ -425,11 +425,21 @@ def test_overview_card_counts_active_and_inactive(client):
     assert "Next session gets <strong>1</strong> of 1" in html
 
 
-def test_session_page_lists_the_memories_it_recorded(client):
+def test_session_page_lists_what_the_session_was_told_and_changed(web, make_session, feed_text):
+    """Issue 13 item 2: a session that reinforced a memory never reads as one that did nothing."""
+    app, client = web
+    known = add("Takes 60s to start after restart", service="jellyfin")
+    add("Not this one", service="nas", confidence=0.2)
     with db.connection_context():
-        session = start_session_row(1, "haiku", "test", None, "2026-11-20T10:00:00Z")
-    add("Recorded by the session", service="caddy", session_id=session.id)
-    add("Not this one")
+        session = make_session(app=app)
+        app.hook.before_session(session=session)
+        feed_text(session, "[MEMORY:timing:jellyfin] Takes 60s to start after restart\n"
+                           "[MEMORY:behavior:caddy] Recorded by the session", app=app)
     html = client.get(f"/sessions/{session.id}").text
-    assert "Memories recorded <small>(1)</small>" in html and "Recorded by the session" in html
-    assert "Not this one" not in html
+    panel = html[html.index('id="session-memory"'):]
+    assert "Told 1 of 1 memory, ~" in panel
+    assert "What it changed <small>(2)</small>" in panel
+    assert re.search(r'data-kind="reinforced"><span class="badge">reinforced</span> <a href="/memories/'
+                     + str(known.id) + '">', panel)
+    assert 'data-kind="created"' in panel and "Recorded by the session" in panel
+    assert "Not this one" not in panel

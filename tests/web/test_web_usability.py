@@ -244,7 +244,7 @@ def test_without_javascript_edit_opens_a_page_that_saves_and_deletes(open_page):
     page.get_by_text(f"Saved memory #{memory.id}.").wait_for()
     changed = stored(memory.id)
     assert (changed.observation, changed.confidence) == ("Takes about 90 s to start", 0.85)
-    page.get_by_label(f"Delete memory #{memory.id} permanently").check()
+    page.get_by_label(f"Delete memory #{memory.id} (restorable from its history until purged)").check()
     page.get_by_role("button", name="Delete", exact=True).click()
     page.get_by_text(f"Deleted memory #{memory.id}.").wait_for()
     assert stored(memory.id) is None
@@ -359,7 +359,7 @@ def test_delete_selected_waits_for_a_selection_and_says_how_many(open_page):
     page.once("dialog", answer)
     delete_selected.click()
     page.locator("#flash .notice", has_text="Deleted 2 memories.").wait_for()
-    assert asked == ["Delete the 2 selected memories permanently?"]
+    assert asked == ["Delete the 2 selected memories? They can be restored from their history."]
     for memory in chosen:
         row(page, memory.id).wait_for(state="detached")
     assert [memory.id for memory in repository_list()] == [kept.id]
@@ -376,7 +376,7 @@ def test_select_all_selects_the_page_and_the_confirmation_counts_one(open_page):
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     page.get_by_role("button", name="Delete Selected").click()
     page.wait_for_timeout(200)
-    assert asked == ["Delete the selected memory permanently?"] and stored(only.id) is not None
+    assert asked == ["Delete the selected memory? It can be restored from its history."] and stored(only.id) is not None
 
 
 def repository_list() -> list[repository.MemoryRecord]:

@@ -24,7 +24,7 @@ from litestar.exceptions import (
 from litestar.params import ParameterKwarg
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
-from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.status_codes import HTTP_409_CONFLICT, HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import RouteHandlerType
 from litestar.utils.scope.state import ScopeState
 
@@ -169,3 +169,23 @@ def operator_errors() -> Iterator[None]:
         raise NotFoundException(str(exc.args[0]) if exc.args else "not found") from None
     except ValueError as exc:
         raise ValidationException(str(exc)) from None
+
+
+class StateConflict(HTTPException):
+    """409: the request is well formed but cannot be done as things stand (undo a change that a later
+    one built on, review an item already decided); the detail says what would have to change first."""
+
+    status_code = HTTP_409_CONFLICT
+
+
+@contextmanager
+def state_conflicts() -> Iterator[None]:
+    """Like :func:`operator_errors` for operations that depend on what is stored now: an unknown id is
+    a 404, a refusal (``ValueError``) a 409 with its one-line reason rather than a 400, since no
+    change to the request alone would make it succeed."""
+    try:
+        yield
+    except KeyError as exc:
+        raise NotFoundException(str(exc.args[0]) if exc.args else "not found") from None
+    except ValueError as exc:
+        raise StateConflict(detail=str(exc)) from None

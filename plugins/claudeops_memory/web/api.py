@@ -157,7 +157,7 @@ def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int],
 
 @delete("/memories/{memory_id:int}", sync_to_thread=True, tags=["memories"], raises=[NotFoundException])
 def delete_memory(memory_id: FromPath[int]) -> None:
-    """Delete one memory permanently."""
+    """Delete one memory (restorable from its history until purged)."""
     with db.connection_context():
         if not repository.delete_memories([memory_id]):
             raise NotFoundException(f"no memory with id {memory_id}")
@@ -165,7 +165,8 @@ def delete_memory(memory_id: FromPath[int]) -> None:
 
 @post("/memories/delete", sync_to_thread=True, status_code=200, tags=["memories"], raises=[NotFoundException])
 def delete_memories(data: JSONBody[MemoryIds]) -> Affected:
-    """Delete several memories permanently, all or none: an unknown id is a 404 naming it, and nothing is deleted."""
+    """Delete several memories (restorable until purged), all or none: an unknown id is a 404 naming it,
+    and nothing is deleted."""
     wanted = forms.parse_ids(data.ids)
     with db.connection_context(), operator_errors():
         return Affected(repository.delete_all_or_none(wanted))

@@ -28,6 +28,7 @@ from claudeops import counted, db
 from claudeops_memory import repository
 from claudeops_memory.context import plan_memory_context
 from claudeops_memory.repository import CATEGORIES, GENERAL, MemoryRecord
+from claudeops_memory.session_report import session_report, told_summary
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.web import forms
 
@@ -165,7 +166,7 @@ def save_memory_form(web: NamedDependency[WebContext], memory_id: FromPath[int],
 def delete_memory_form(memory_id: FromPath[int], data: FormData) -> Redirect:
     """The edit page's delete form (no JavaScript, so no dialog: a ticked box confirms it)."""
     if forms.text_field(data, "confirm") != "yes":
-        raise ValidationException(f"tick \"Delete memory #{memory_id} permanently\" to confirm; nothing was deleted")
+        raise ValidationException(f"tick \"Delete memory #{memory_id}\" to confirm; nothing was deleted")
     with db.connection_context(), operator_errors():
         repository.delete_all_or_none([memory_id])
     return Redirect(f"/memories?deleted={memory_id}", status_code=303)
@@ -192,7 +193,7 @@ def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int], da
 
 @delete("/memories/{memory_id:int}", sync_to_thread=True, status_code=200)
 def delete_memory(memory_id: FromPath[int]) -> Response[Any]:
-    """Delete one memory permanently; the empty answer removes its row."""
+    """Delete one memory (restorable from its history); the empty answer removes its row."""
     with db.connection_context():
         if not repository.delete_memories([memory_id]):
             raise NotFoundException(f"no memory with id {memory_id}")
@@ -256,7 +257,8 @@ def session_panel() -> SessionPanel:
 
 
 def _session_memories(web: WebContext, session_id: int) -> Mapping[str, Any]:
-    """The memories a session recorded (reinforced ones keep the session that first recorded them)."""
-    memories = sorted(repository.list_memories(session_id=session_id), key=lambda memory: memory.id)
-    return {"memories": memories}
+    """What the session was told (its injection ledger) and every memory it created, reinforced,
+    contradicted, replaced or reactivated (its history entries)."""
+    report = session_report(session_id)
+    return {"report": report, "told": told_summary(report.told)}
 
