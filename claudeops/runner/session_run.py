@@ -34,6 +34,7 @@ from claudeops.clock import now_timestamp
 from claudeops.logs import session_fields
 from claudeops.notable import NotableEvent
 from claudeops.plugins import PluginError
+from claudeops.redaction import secret_literals
 from claudeops.runner.failures import exception_failure, result_failure
 from claudeops.runner.hookcalls import PluginCalls
 from claudeops.runner.lock import run_domain
@@ -42,7 +43,7 @@ from claudeops.runner.prompts import load_tier_prompt
 from claudeops.runner.replay import GatedTransport
 from claudeops.runner.sdk import CLITransport
 from claudeops.runner.stream import StreamDispatcher, StreamState
-from claudeops.runner.transcript import TeeTransport, TranscriptWriter, secret_literals
+from claudeops.runner.transcript import TeeTransport, TranscriptWriter
 from claudeops.session import Handoff, Outcome, Session
 from claudeops.session_rows import insert_session_row, update_session_row
 from claudeops.store import db, write_patiently

@@ -88,6 +88,10 @@ NOT_SECRETS = [
     "model claude-haiku-4-5-20251001 at 2026-01-01T00:00:00Z from 192.168.1.10:8096",
     "jellyfin takes 60s to start after a restart; check /health before declaring it down",
     "the password prompt appears; token expiry is 30 days",  # words, no value assigned
+    "no Claude credentials: set ANTHROPIC_API_KEY in the runner's environment",  # a word about a secret
+    "login failed, password: incorrect; token: expired",
+    "disk-usage-of-the-whole-volume-is-fine and task-0123456789abcdefghij",  # "sk-" inside words
+    '{"type": "result", "usage": {"input_tokens": 1200, "output_tokens": 60}, "api_key_source": "none"}',
     "docker compose -p media ps --format '{{.Names}}'",
 ]
 
@@ -121,3 +125,23 @@ def test_redaction_never_raises_and_may_hold_secret_never_misses(text: str) -> N
     if result.changed:
         assert may_hold_secret(text)
     assert redact_secrets(result.text).text == result.text  # idempotent
+
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+
+@pytest.mark.parametrize("value", ["Authorization:", "Authorization:\x1f", "token:]]]", f"é{AWS_SECRET}",
+                                   f"\\é{AWS_SECRET}", f"\\\\{AWS_SECRET}", f"line\n{AWS_SECRET}", f"\x1f{AWS_SECRET}"])
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+def test_a_json_escape_stays_whole_and_json_punctuation_is_never_taken_for_a_value(value: str,
+                                                                                  ensure_ascii: bool) -> None:
+    """Found by fuzzing: ``\\u00e9`` before a token, a string ending in ``Authorization:``."""
+    line = json.dumps({"a": value, "b": [1]}, ensure_ascii=ensure_ascii)
+    decoded = json.loads(redact(line))
+    assert decoded["b"] == [1] and AWS_SECRET not in decoded["a"]
+    if AWS_SECRET in value:
+        assert decoded["a"] == value.replace(AWS_SECRET, REDACTED)
+
+
+def test_a_long_token_at_the_very_start_is_judged_too() -> None:
+    assert redact(AWS_SECRET) == REDACTED and redact(f"{AWS_SECRET} and more") == f"{REDACTED} and more"

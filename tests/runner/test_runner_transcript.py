@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claudeops.redaction import may_hold_secret, redact
-from claudeops.runner.transcript import secret_literals
+from claudeops.redaction import may_hold_secret, redact, secret_literals
 
 
 @pytest.mark.parametrize(("secret", "kept"), [
@@ -41,3 +40,18 @@ _PIECES = ["sk-ant-", "api03", "Authorization", "AUTHORIZATION", "x-api-key", "X
 def test_a_line_the_quick_check_lets_through_holds_nothing_to_redact(line):
     literals = ("plain-key-without-prefix",)
     assert may_hold_secret(line, literals) or redact(line, literals) == line
+
+
+_SECRET_TEXTS = ["sk-ant-api03-AbCdEf0123456789_-xyz", "password=hunter2", "Authorization: Bearer abc.def",
+                 "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7Zq3\n-----END RSA PRIVATE KEY-----",
+                 "https://admin:pw@nas/", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "token:", "key=\\", "\n"]
+
+
+@given(st.lists(st.dictionaries(st.sampled_from(["text", "password", "token", "content"]),
+                                st.lists(st.sampled_from([*_SECRET_TEXTS, *_PIECES]), max_size=6).map("".join)),
+                min_size=1, max_size=6))
+def test_a_batch_redacted_at_once_is_still_one_json_object_per_line(frames):
+    """The writer redacts a flush's lines in one call: no replacement may reach from one line into the next."""
+    batch = "\n".join(json.dumps(frame) for frame in frames) + "\n"
+    lines = redact(batch).split("\n")
+    assert lines[-1] == "" and [json.loads(line).keys() for line in lines[:-1]] == [frame.keys() for frame in frames]
