@@ -21,7 +21,8 @@ from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
 from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.notable import SERVICE_STATUS_OF_LEVEL, UNKNOWN_STATUS, NotableEvent, ServiceStatus
 from claudeops.plugins import PluginError, plugin_failure
-from claudeops.redaction import Redaction, redact, redact_secrets
+from claudeops.redaction import Redaction, may_hold_secret, redact, redact_secrets
+from claudeops.redaction_ledger import redaction_warning
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
 from claudeops.session import EscalationRequest, Handoff, Outcome, Session
 from claudeops.session_rows import STATUSES as SESSION_STATUSES
@@ -38,6 +39,7 @@ from claudeops.store import (
     insert_returning_id,
     is_row_id,
     portable_sql,
+    redact_columns,
     write_patiently,
 )
 from claudeops.toolgate import simple_commands, without_global_options
@@ -93,6 +95,7 @@ __all__ = [
     "hookimpl",
     "insert_returning_id",
     "is_row_id",
+    "may_hold_secret",
     "now_timestamp",
     "one_line",
     "open_store_or_fail",
@@ -101,7 +104,9 @@ __all__ = [
     "plugin_failure",
     "portable_sql",
     "redact",
+    "redact_columns",
     "redact_secrets",
+    "redaction_warning",
     "refuse_to_overwrite",
     "service_name",
     "session_dicts",
