@@ -9,23 +9,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from claudeops import Config, MarkerRegistry
+import pluggy
+
+from claudeops import Config, MarkerRegistry, NotableEvent
 from claudeops_web.contributions import WebContributions
 from claudeops_web.settings import WebSettings
 
 
 @dataclass(frozen=True)
 class WebContext:
-    """The loaded configuration, the ``[web]`` settings, plugin contributions and marker types."""
+    """The loaded configuration, the ``[web]`` settings, plugin contributions, marker types and hooks."""
 
     config: Config
     settings: WebSettings
     contributions: WebContributions
     markers: MarkerRegistry
+    hook: pluggy.HookRelay | None = None
 
     def section(self, name: str) -> Any:
         """Another plugin's settings section (``web.section("memory").budget_tokens``)."""
         return self.config.section(name)
+
+    def record_event(self, event: NotableEvent) -> None:
+        """Tell every ``record_event`` implementation about something that happened in the dashboard."""
+        if self.hook is not None:
+            self.hook.record_event(event=event)
 
     @property
     def auth_enabled(self) -> bool:
