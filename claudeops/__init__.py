@@ -15,6 +15,7 @@ from claudeops.app import App
 from claudeops.cli.context import AppState, fail, open_store_or_fail, pass_app, refuse_to_overwrite
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
 from claudeops.config import Config, ConfigError, parse_flag, setting
+from claudeops.directives import directive_reason, find_directives
 from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
 from claudeops.hookspecs import hookimpl
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
@@ -89,7 +90,9 @@ __all__ = [
     "counted",
     "create_frozen_tables",
     "db",
+    "directive_reason",
     "fail",
+    "find_directives",
     "from_timestamp",
     "get_session_dict",
     "hookimpl",
