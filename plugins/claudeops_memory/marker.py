@@ -11,11 +11,11 @@ import logging
 import re
 from typing import Literal
 
-from claudeops import Marker, MarkerType, Session
+from claudeops import Marker, MarkerType, Session, directive_reason, find_directives, redact
 from claudeops_memory import repository
 from claudeops_memory.models import CATEGORIES
 from claudeops_memory.settings import SECTION, MemorySettings
-from claudeops_memory.upsert import Observation, UpsertResult, record_observation
+from claudeops_memory.upsert import Observation, UpsertResult, hold_back_observation, record_observation
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +69,9 @@ personal data, not even partially."""
 
 
 def prepare_observation(text: str, max_chars: int) -> str:
-    """One trimmed line, cut to ``max_chars`` (with a warning) so it cannot break the injected block."""
-    observation = repository.normalise_observation(text)
+    """One trimmed line without secrets, cut to ``max_chars`` (with a warning) so it cannot break the
+    injected block. The core redacted the marker already (and warned); this is the store's own guard."""
+    observation = repository.normalise_observation(redact(text))
     if len(observation) > max_chars:
         log.warning("memory observation cut from %d to %d characters (memory.max_observation_chars): %.60s…",
                     len(observation), max_chars, observation)
@@ -90,6 +91,9 @@ def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Lit
     Returns ``False`` when nothing was written, so the session does not count the marker as
     recorded: an observation that is blank once trimmed (warned about), or a fact this session
     already recorded or reinforced (``repeated``: restating it is not new evidence).
+
+    An observation that reads as an instruction to the agent is held back: stored inactive and
+    flagged (:mod:`claudeops_memory.flags`), with a warning event, until an operator activates it.
     """
     settings: MemorySettings = session.config.section(SECTION)
     category, service, text = marker.groups
@@ -98,11 +102,11 @@ def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Lit
     if not observation:
         log.warning("ignored a memory marker without an observation: %s", marker.text)
         return False
-    result = record_observation(
-        session.hook.judge_memory_relation,
-        Observation(category, repository.normalise_service(service), observation, session.id, session.tier,
-                    session.now()),
-        settings, frozenset(_touched(session)))
+    stated = Observation(category, repository.normalise_service(service), observation, session.id, session.tier,
+                         session.now())
+    if directives := find_directives(observation):
+        return _hold_back(session, stated, settings, directive_reason(directives))
+    result = record_observation(session.hook.judge_memory_relation, stated, settings, frozenset(_touched(session)))
     log.info("memory #%d %s: [%s:%s] %s", result.memory.id, result.action, category,
              result.memory.service_label, observation)
     if result.action == "repeated":
@@ -115,6 +119,16 @@ def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Lit
                        f"#{result.memory.id} ({observation!r}): confidence now {weakened.confidence}{state}",
             service=weakened.service)
     return result
+
+
+def _hold_back(session: Session, observation: Observation, settings: MemorySettings,
+               reason: str) -> UpsertResult | Literal[False]:
+    """Store an instruction-like observation inactive and flagged, and say so as a warning event."""
+    result = hold_back_observation(observation, settings, reason)
+    what = "already held back as" if result.action == "repeated" else "stored inactive as"
+    session.record_event("warning", f"memory marker held back for an operator ({reason}): {what} memory "
+                                    f"#{result.memory.id}, which no session is shown until an operator activates it")
+    return False if result.action == "repeated" else result
 
 
 def warn_malformed(session: Session, candidate: str) -> None:

@@ -9,13 +9,23 @@ identity column for ``AUTOINCREMENT`` and ``DOUBLE PRECISION`` for SQLite's 8-by
 decay idempotent, an index whose column order serves the context query without a sort
 (``active = 1 AND confidence >= ? ORDER BY confidence DESC, id DESC``), and one for the
 reinforcement lookup by (service, category, active).
+
+``008_redact_secrets`` removes secrets from observations stored before every path redacted them;
+``009_flag_instructions`` creates ``memory_flags`` (:mod:`claudeops_memory.flags`) and holds back,
+inactive and flagged, the agent-written memories already stored that read as instructions to the
+agent. Neither touches the spec's columns.
 """
 
 from __future__ import annotations
 
+import logging
+
 import peewee
 
-from claudeops import Migration
+from claudeops import Migration, directive_reason, find_directives, now_timestamp, redact_columns
+from claudeops_memory.flags import FLAGS_TABLE
+
+log = logging.getLogger(__name__)
 
 OWNER = "memory"
 
@@ -87,8 +97,33 @@ def lowercase_services(database: peewee.Database) -> None:
     database.execute_sql("UPDATE memories SET service = LOWER(service) WHERE service <> LOWER(service)")
 
 
+def flag_instruction_memories(database: peewee.Database) -> None:
+    """Create ``memory_flags``; deactivate and flag the active agent memories that read as instructions.
+
+    Operators' own memories (no session) are theirs to word as they like and are left alone.
+    """
+    database.execute_sql(FLAGS_TABLE)
+    placeholder, now, flagged = database.param, now_timestamp(), []
+    rows = database.execute_sql("SELECT id, observation FROM memories WHERE session_id IS NOT NULL AND active = 1")
+    for memory_id, observation in rows.fetchall():
+        if found := find_directives(observation):
+            database.execute_sql(f"INSERT INTO memory_flags (memory_id, reason, flagged_at) VALUES "
+                                 f"({placeholder}, {placeholder}, {placeholder})",
+                                 (memory_id, directive_reason(found), now))
+            database.execute_sql(f"UPDATE memories SET active = 0 WHERE id = {placeholder}", (memory_id,))
+            flagged.append(memory_id)
+    if flagged:
+        log.warning("held back %d memor%s that read as instructions to the agent (inactive until an operator "
+                    "activates them): %s", len(flagged), "y" if len(flagged) == 1 else "ies",
+                    ", ".join(f"#{memory_id}" for memory_id in flagged))
+
+
 MIGRATIONS = (
     Migration("005_create_memories", create_memories),
     Migration("006_decay_ledger_and_lookup_indexes", create_decay_ledger_and_lookup_indexes),
     Migration("007_lowercase_services", lowercase_services),
+    # secrets out of observations stored before every path redacted them (issue 12 item 3)
+    Migration("008_redact_secrets", redact_columns("memories", "observation")),
+    # the flags table; agent memories that read as instructions held back for an operator (issue 12 item 5)
+    Migration("009_flag_instructions", flag_instruction_memories),
 )

@@ -11,7 +11,9 @@ marker runs to find and adjust its candidates, or to add its memory, are in
 
 Rules every write follows (SPEC-0015): confidence clamped to [0, 1] and rounded to 2 decimals;
 a memory is active only while its confidence is at least the threshold (0.3 by default);
-``updated_at`` means "last reinforced or edited" and is what staleness decay counts from.
+``updated_at`` means "last reinforced or edited" and is what staleness decay counts from. And
+ours: no observation is stored with a secret in it (:func:`validate_observation` redacts), and a
+flagged memory (:mod:`claudeops_memory.flags`) is activated only explicitly.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from typing import Any, cast
 
 import peewee
 
-from claudeops import db, is_row_id, now_timestamp, service_name
-from claudeops_memory import upsert_store
+from claudeops import db, is_row_id, now_timestamp, redact, service_name
+from claudeops_memory import flags, upsert_store
 from claudeops_memory.confidence import active_sql, clamp_confidence, confidence_sql, is_active_confidence
 from claudeops_memory.context import plan_memory_context
 from claudeops_memory.models import ACTIVE, CATEGORIES, GENERAL, INACTIVE, Memory, MemoryRecord, same_service
@@ -76,7 +78,8 @@ def normalise_service(service: str | None) -> str | None:
 
 
 def validate_observation(text: str, max_chars: int = MAX_OBSERVATION_CHARS) -> str:
-    observation = normalise_observation(text)
+    """One line, secrets redacted (the callers that can record a warning event redacted it already)."""
+    observation = normalise_observation(redact(text))
     if not observation:
         raise ValueError("the observation must not be empty")
     if len(observation) > max_chars:
@@ -186,16 +189,21 @@ def injection_status(memories: Iterable[MemoryRecord], budget_tokens: int,
     more trusted memory took the room), ``below threshold`` (its confidence is too low, active or
     not) or ``inactive`` (switched off although its confidence would qualify).
 
+    A flagged memory (held back until an operator activates it) is ``flagged``, whatever its confidence.
+
     The status is computed from the records the caller has just loaded (a dashboard page, an API
-    answer), so the rows are not read twice; only the prompt's plan is queried.
+    answer), so the rows are not read twice; only the prompt's plan and the flags are queried.
     """
     memories = list(memories)
     if not memories:
         return {}
     injected = plan_memory_context(budget_tokens, min_confidence).injected_ids
+    flagged = flags.flag_reasons(memory.id for memory in memories if not memory.active)
     status: dict[int, str] = {}
     for memory in memories:
-        if not is_active_confidence(memory.confidence, min_confidence):
+        if memory.id in flagged:
+            status[memory.id] = "flagged"
+        elif not is_active_confidence(memory.confidence, min_confidence):
             status[memory.id] = "below threshold"
         elif not memory.active:
             status[memory.id] = "inactive"
@@ -230,7 +238,8 @@ def update_memory(memory_id: int, *, observation: str | None = None, confidence:
     """Edit a memory as an operator does; ``KeyError`` if it does not exist.
 
     Refreshes ``updated_at``. A given confidence is clamped, and (unless ``active`` is given)
-    decides the flag: at or above the threshold reactivates, below deactivates. Asking for an
+    decides the flag: at or above the threshold reactivates, below deactivates — except for a
+    flagged memory, which only ``active=True`` activates (removing its flag). Asking for an
     active memory below the threshold is a ``ValueError``: it could never be injected.
     """
     text = None if observation is None else validate_observation(observation, max_chars)
@@ -240,11 +249,14 @@ def update_memory(memory_id: int, *, observation: str | None = None, confidence:
         if row is None:
             raise KeyError(f"no memory with id {memory_id}")
         final_confidence = row.confidence if value is None else value
+        flagged = flags.is_flagged(memory_id)
         if active is None:
-            active = row.active if value is None else is_active_confidence(value, min_confidence)
+            active = row.active if value is None or flagged else is_active_confidence(value, min_confidence)
         elif active and not is_active_confidence(final_confidence, min_confidence):
             raise ValueError(f"memory #{memory_id} has confidence {final_confidence}, below the "
                              f"{clamp_confidence(min_confidence)} threshold; raise its confidence to activate it")
+        if active and flagged:
+            flags.unflag_memory(memory_id)  # the operator activated it: reviewed
         changes: dict[Any, Any] = {Memory.updated_at: now or now_timestamp(), Memory.active: active}
         if text is not None:
             changes[Memory.observation] = text
@@ -267,16 +279,19 @@ def adjust_confidence(ids: Sequence[int], delta: float, now: str | None = None,
                       min_confidence: float = MIN_CONFIDENCE) -> int:
     """Add ``delta`` to the confidence of several memories at once (clamped, rounded).
 
-    Each memory is then active exactly when its new confidence reaches the threshold, and its
-    ``updated_at`` is refreshed. Returns how many memories changed.
+    Each memory is then active exactly when its new confidence reaches the threshold (a flagged
+    memory stays inactive: only an explicit activation lifts a flag), and its ``updated_at`` is
+    refreshed. Returns how many memories changed.
     """
     stamp = now or now_timestamp()
     new_confidence = confidence_sql(Memory.confidence + delta)
+    flagged = Memory.id.in_(flags.MemoryFlag.select(flags.MemoryFlag.memory_id))
     changed = 0
     with db.atomic():
         for chunk in _id_chunks(ids):
             query = Memory.update({Memory.confidence: new_confidence,
-                                   Memory.active: active_sql(new_confidence, min_confidence),
+                                   Memory.active: peewee.Case(None, ((flagged, 0),),
+                                                              active_sql(new_confidence, min_confidence)),
                                    Memory.updated_at: stamp})
             changed += query.where(Memory.id.in_(chunk)).execute()
     return changed

@@ -25,6 +25,10 @@ provenance, so re-recording a forgotten fact is neither a silent no-op nor a dup
 The judge runs before the write transaction opens (a plugged-in LLM judge may take seconds and
 must not hold the database lock); the writes then run in one transaction and tolerate a
 candidate deleted or deactivated meanwhile.
+
+An observation that reads as an instruction to the agent takes another way,
+:func:`hold_back_observation`: it is stored inactive and flagged, and judged against nothing, so
+it can neither reinforce, contradict nor reactivate anything an operator has not reviewed.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from claudeops import db
-from claudeops_memory import upsert_store
+from claudeops_memory import flags, upsert_store
 from claudeops_memory.repository import MemoryRecord
 from claudeops_memory.settings import MemorySettings
 
@@ -61,7 +65,8 @@ class Observation:
 
 @dataclass(frozen=True)
 class UpsertResult:
-    """What recording one observation did: ``created``, ``reinforced``, ``reactivated`` or ``repeated``."""
+    """What recording one observation did: ``created``, ``reinforced``, ``reactivated`` or ``repeated``;
+    for an observation held back, ``flagged`` (a new inactive memory) or ``repeated`` (already flagged)."""
 
     action: str
     memory: MemoryRecord
@@ -124,3 +129,21 @@ def record_observation(judge: Judge, observation: Observation, settings: MemoryS
             confidence=settings.default_confidence, min_confidence=settings.min_confidence,
             session_id=observation.session_id, tier=observation.tier, now=observation.now)
         return UpsertResult("created", memory, weakened)
+
+
+def hold_back_observation(observation: Observation, settings: MemorySettings, reason: str) -> UpsertResult:
+    """Store ``observation`` inactive with a flag saying ``reason``; one transaction.
+
+    The same text already held back for the same service and category is not stored twice
+    (``repeated``), so repeating an injected order does not flood the operator's review.
+    """
+    with db.atomic():
+        existing = upsert_store.flagged_duplicate(observation.service, observation.category, observation.text)
+        if existing is not None:
+            return UpsertResult("repeated", existing)
+        memory = upsert_store.insert(
+            service=observation.service, category=observation.category, observation=observation.text,
+            confidence=settings.default_confidence, min_confidence=settings.min_confidence,
+            session_id=observation.session_id, tier=observation.tier, now=observation.now, active=False)
+        flags.flag_memory(memory.id, reason, observation.now)
+        return UpsertResult("flagged", memory)
