@@ -124,7 +124,8 @@ _RULES: tuple[_Rule, ...] = (
     # the body: base64, header lines (Proc-Type: 4,ENCRYPTED) and newlines, raw or JSON-escaped; the END
     # line is optional, so a key cut off mid-way is removed too
     _Rule("private-key", ("-----begin",), re.compile(
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:(?!-----END)(?:[A-Za-z0-9+/=:,.\- \t\r\n]|\\[nrt]))*"
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?!\*\*\*)"
+        r"(?:(?!-----END)(?:[A-Za-z0-9+/=:,.\- \t\r\n]|\\[nrt]))*"
         r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)?"), "-----BEGIN PRIVATE KEY-----" + REDACTED),
     _Rule("anthropic-key", ("sk-ant-",), re.compile(r"(?P<prefix>sk-ant-)[A-Za-z0-9_\-]{4,}"), _keep_prefix),
     _Rule("openai-key", (r"sk-[a-z0-9_\-]{20}",), re.compile(  # not every "disk-" or "task-"
@@ -264,9 +265,10 @@ def redact_secrets(text: str, literals: Iterable[str] = ()) -> Redaction:
             text = text.replace(literal, REDACTED)
             kinds.add("credential")
     for rule in _wanted_rules(text):
-        text, count = rule.pattern.subn(rule.replacement, text)
-        if count:
+        redacted = rule.pattern.sub(rule.replacement, text)
+        if redacted != text:  # a value already redacted (``admin:***@``) is matched again but changes nothing
             kinds.add(rule.kind)
+            text = redacted
     if len(text) >= MIN_ENTROPY_LENGTH:
         text = _high_entropy(text, kinds)
     return Redaction(text, tuple(sorted(kinds)))

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claudeops.redaction import REDACTED, looks_random, may_hold_secret, redact, redact_secrets
+from claudeops.redaction import REDACTED, Redaction, looks_random, may_hold_secret, redact, redact_secrets
 
 PEM = ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz\n"
        "c2gtZWQyNTUxOQAAACDzW3wX9Vp0vXoYb3Kq\n-----END OPENSSH PRIVATE KEY-----")
@@ -63,6 +63,7 @@ def test_every_kind_of_secret_is_removed_and_named(kind: str, text: str, secret:
     assert kind in result.kinds
     assert REDACTED in result.text
     assert may_hold_secret(text)
+    assert redact_secrets(result.text) == Redaction(result.text)  # redacting twice changes and reports nothing
 
 
 def test_a_redaction_keeps_what_kind_of_secret_it_was() -> None:
@@ -124,7 +125,7 @@ def test_redaction_never_raises_and_may_hold_secret_never_misses(text: str) -> N
     result = redact_secrets(text)
     if result.changed:
         assert may_hold_secret(text)
-    assert redact_secrets(result.text).text == result.text  # idempotent
+    assert redact_secrets(result.text) == Redaction(result.text)  # idempotent, and nothing found the second time
 
 
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
