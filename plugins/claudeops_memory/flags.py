@@ -55,8 +55,9 @@ NOT_FLAGGED_SQL = "id NOT IN (SELECT memory_id FROM memory_flags)"
 
 
 def flag_memory(memory_id: int, reason: str, now: str) -> None:
-    """Record why ``memory_id`` is held back (the caller keeps it inactive, in the same transaction)."""
-    MemoryFlag.insert(memory_id=memory_id, reason=reason, flagged_at=now).on_conflict_replace().execute()
+    """Record why ``memory_id``, just stored, is held back (the caller keeps it inactive, in the same
+    transaction)."""
+    MemoryFlag.insert(memory_id=memory_id, reason=reason, flagged_at=now).execute()
 
 
 def unflag_memory(memory_id: int) -> bool:
