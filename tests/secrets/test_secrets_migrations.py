@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from secrets_helpers import SECRETS, leaked, leaks_in_files
 from claudeops.app import App
 from claudeops.plugins import DEFAULT_PLUGINS
 from claudeops.redaction import REDACTED
-from claudeops.store import apply_migrations, close_store, db
+from claudeops.store import apply_migrations, close_store, db, portable_sql
 
 NEW = {("core", "0005_redact_secrets"), ("memory", "008_redact_secrets"), ("memory", "009_flag_instructions"),
        ("events", "0002_redact_secrets"), ("cooldowns", "0002_redact_secrets")}
@@ -27,12 +28,13 @@ def as_released_before(app: App) -> list[tuple[str, list]]:
     return [(owner, [step for step in steps if (owner, step.name) not in NEW]) for owner, steps in app.migrations]
 
 
-@pytest.fixture
-def old_database(tmp_path: Path) -> App:
+def make_old_database(state: Path, database_url: str | None = None) -> App:
     """A database migrated by the previous release, holding every secret in every text column it has,
-    and a finished session's transcript file holding them too."""
-    state = tmp_path / "state"
-    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(state)}, entry_points=False, builtins=DEFAULT_PLUGINS)
+    and a finished session's transcript file holding them too (and a running one's)."""
+    environ = {"CLAUDEOPS_STATE_DIR": str(state)}
+    if database_url:
+        environ["CLAUDEOPS_DATABASE_URL"] = database_url
+    app = App.load(None, environ, entry_points=False, builtins=DEFAULT_PLUGINS)
     app.open_store(migrate=False)
     apply_migrations(as_released_before(app))
     transcript = state / "transcripts" / "1.jsonl"
@@ -52,10 +54,22 @@ def old_database(tmp_path: Path) -> App:
         ("INSERT INTO events (session_id, level, service, message, created_at) "
          "VALUES (1, 'warning', 'vault', ?, '2026-01-01T00:00:00Z')", (ALL_SECRETS,)),
         ("INSERT INTO cooldown_actions (service, action, success, message, tier, session_id, created_at) "
-         "VALUES ('vault', 'restart', 1, ?, 2, 1, '2026-01-01T00:00:00Z')", (ALL_SECRETS,)),
+         "VALUES ('vault', 'restart', true, ?, 2, 1, '2026-01-01T00:00:00Z')", (ALL_SECRETS,)),
     ]:
-        db.execute_sql(statement, values)
+        db.execute_sql(portable_sql(statement), values)
     return app
+
+
+@pytest.fixture
+def old_database(tmp_path: Path) -> Iterator[App]:
+    yield make_old_database(tmp_path / "state")
+    close_store()
+
+
+def stored_texts() -> list[str]:
+    query = ("SELECT result || error FROM sessions WHERE id = 1 UNION ALL SELECT observation FROM memories "
+             "UNION ALL SELECT message FROM events UNION ALL SELECT message FROM cooldown_actions")
+    return [text for (text,) in db.execute_sql(query).fetchall()]
 
 
 def test_the_migrations_leave_no_byte_of_any_secret_in_the_database_or_a_finished_transcript(old_database: App):
@@ -64,10 +78,8 @@ def test_the_migrations_leave_no_byte_of_any_secret_in_the_database_or_a_finishe
 
     applied = {(step.owner, step.name) for step in apply_migrations(old_database.migrations)}
     assert applied == NEW
-    texts = db.execute_sql("SELECT result || error FROM sessions WHERE id = 1 UNION ALL "
-                           "SELECT observation FROM memories UNION ALL SELECT message FROM events UNION ALL "
-                           "SELECT message FROM cooldown_actions").fetchall()
-    assert all(REDACTED in text and leaked(text) == [] for (text,) in texts)
+    texts = stored_texts()
+    assert len(texts) == 4 and all(REDACTED in text and leaked(text) == [] for text in texts)
     close_store()  # the last connection checkpoints the WAL into the file
 
     assert leaks_in_files(state) == {"transcripts/2.jsonl": [secret.kind for secret in SECRETS]}  # still running
@@ -95,3 +107,14 @@ def test_a_redaction_migration_runs_on_a_copy_of_the_database_it_was_written_for
     connection.close()
     assert columns == ["id", "service", "category", "observation", "confidence", "active", "created_at",
                        "updated_at", "session_id", "tier"]
+
+
+@pytest.mark.postgres
+def test_the_migrations_redact_what_a_postgresql_database_holds(tmp_path, empty_postgres_url):
+    app = make_old_database(tmp_path / "state", empty_postgres_url)
+    assert all(leaked(text) for text in stored_texts())
+    assert {(step.owner, step.name) for step in apply_migrations(app.migrations)} == NEW
+    texts = stored_texts()
+    assert len(texts) == 4 and all(REDACTED in text and leaked(text) == [] for text in texts)
+    assert apply_migrations(app.migrations) == []
+    close_store()
