@@ -104,3 +104,23 @@ def dashboard_leaks(app: App) -> dict[str, list[str]]:
                 found[path] = kinds
         assert REDACTED in client.get("/sessions/1/transcript").text
     return found
+
+
+def test_a_transcript_an_older_version_wrote_is_shown_redacted(secrets_app: App, tmp_path: Path):
+    """Written before every kind was redacted (or copied in from elsewhere): the page redacts what it reads."""
+    from claudeops_web import create_app
+
+    from claudeops.session_rows import start_session_row, update_session_row
+    from claudeops.store import db
+
+    transcript = tmp_path / "old.jsonl"
+    frames = script_to_stream([bash("env", "\n".join(secret.text for secret in SECRETS)),
+                               "Found: " + "; ".join(secret.text for secret in SECRETS)], model="claude-haiku-4-5")
+    transcript.write_text("".join(json.dumps(frame) + "\n" for frame in frames))
+    row = start_session_row(1, "haiku", "scheduled", None, "2026-01-01T00:00:00Z")
+    with db.atomic():
+        update_session_row(row.id, status="completed", transcript_path=str(transcript))
+    with TestClient(app=create_app(secrets_app), base_url="http://127.0.0.1:8080") as client:
+        for path in (f"/sessions/{row.id}", f"/sessions/{row.id}/transcript"):
+            page = client.get(path)
+            assert page.status_code == 200 and "Found: " in page.text and leaked(page.text) == []
