@@ -24,6 +24,7 @@ from claudeops.cli.context import (
 )
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
 from claudeops.config import Config, ConfigError, parse_flag, setting
+from claudeops.directives import directive_reason, find_directives
 from claudeops.encoding import bytes_problem, text_problem
 from claudeops.exit_codes import (
     EXIT_FAILED,
@@ -42,7 +43,8 @@ from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.notable import SERVICE_STATUS_OF_LEVEL, UNKNOWN_STATUS, NotableEvent, ServiceStatus
 from claudeops.ops_dir import OpsDir, OpsDocument, read_ops_dir
 from claudeops.plugins import PluginError, plugin_failure
-from claudeops.redaction import Redaction, redact, redact_secrets
+from claudeops.redaction import Redaction, may_hold_secret, redact, redact_secrets
+from claudeops.redaction_ledger import redaction_warning
 from claudeops.runner.launch import LaunchError, RunBusy, RunOrder, StartedRun, StopRefused, start_run, stop_session
 from claudeops.runner.lock import lock_holder
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
@@ -62,6 +64,7 @@ from claudeops.store import (
     is_locked,
     is_row_id,
     portable_sql,
+    redact_columns,
     storage_problem,
     write_patiently,
 )
@@ -131,9 +134,11 @@ __all__ = [
     "counted",
     "create_frozen_tables",
     "db",
+    "directive_reason",
     "echo_listing",
     "end_pauses",
     "fail",
+    "find_directives",
     "from_timestamp",
     "get_session_dict",
     "hookimpl",
@@ -142,6 +147,7 @@ __all__ = [
     "is_paused",
     "is_row_id",
     "lock_holder",
+    "may_hold_secret",
     "mutating_command",
     "now_timestamp",
     "one_line",
@@ -157,7 +163,9 @@ __all__ = [
     "portable_sql",
     "read_ops_dir",
     "redact",
+    "redact_columns",
     "redact_secrets",
+    "redaction_warning",
     "refuse_to_overwrite",
     "service_name",
     "session_dicts",

@@ -147,7 +147,8 @@ def on_message(session: Session, message: Any) -> None:
     """Every message the SDK yields (system, assistant, user/tool result, result), raw.
 
     For observers such as live progress displays. Never parse markers here: tool output
-    arrives through this hook too.
+    arrives through this hook too. Raw means unredacted: text you keep or show from a message
+    goes through ``session.redact(text, where)`` first.
     """
 
 
@@ -155,8 +156,8 @@ def on_message(session: Session, message: Any) -> None:
 def on_assistant_text(session: Session, text: str) -> None:
     """One ``TextBlock`` of an ``AssistantMessage``, as it arrives.
 
-    Only text the model wrote reaches this hook; a single response can arrive as several
-    messages, so this fires once per block, not once per turn.
+    Only text the model wrote reaches this hook, with secrets redacted; a single response can
+    arrive as several messages, so this fires once per block, not once per turn.
     """
 
 
@@ -165,7 +166,7 @@ def on_marker(session: Session, marker: Marker) -> None:
     """A marker was parsed from assistant text and its type's handler has run.
 
     For cross-cutting observers (counting, notifications); storing a marker is the job of its
-    type's handler.
+    type's handler. The marker (its text and groups) was redacted before the handler saw it.
     """
 
 
@@ -195,7 +196,8 @@ def record_event(event: NotableEvent) -> None:
     """Something an operator should see happened (escalation, failure, a blocked action).
 
     The runner and plugins call this instead of writing to a table, so core does not depend
-    on the events plugin being present.
+    on the events plugin being present. ``session.record_event`` redacts the message first; an
+    event from outside a session may still hold a secret, so redact before storing or sending it.
     """
 
 

@@ -3,6 +3,10 @@
 Cron mails whatever a job prints, so stdout stays for results and everything diagnostic goes
 to stderr, one line per record. With JSON logs that includes the one line per problem that
 cron mails (:func:`report_problem`), so a log shipper reading stderr never meets plain text.
+
+Nothing written there carries a secret: the handler redacts every formatted record (message,
+exception and all, :mod:`claudeops.redaction`), whichever plugin logged it, and so does
+:func:`report_problem`. Redaction keeps a JSON line valid JSON.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import click
 
 from claudeops.clock import now_timestamp
 from claudeops.config import LOG_FORMATS, LOG_LEVELS
+from claudeops.redaction import may_hold_secret, redact, secret_literals
 from claudeops.wording import one_line
 
 CORE_PACKAGE = "claudeops"
@@ -60,15 +65,22 @@ class JsonFormatter(logging.Formatter):
 
 
 class StderrHandler(logging.StreamHandler[TextIO]):
-    """Writes to whatever ``sys.stderr`` is when a record is emitted, like logging's own ``_StderrHandler``.
+    """Writes to whatever ``sys.stderr`` is when a record is emitted, like logging's own ``_StderrHandler``,
+    with every secret redacted.
 
     rich's live progress line swaps ``sys.stderr`` for a proxy that prints above the line; a
     handler holding the stream it was created with would write straight through it and garble
-    the display.
+    the display. Redacting the formatted line, rather than the record, catches the exception
+    text too and leaves the record as it was for any other handler.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, literals: tuple[str, ...] = ()) -> None:
         logging.Handler.__init__(self)  # not StreamHandler's: it would assign the stream this class looks up
+        self.literals = literals
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        return redact(text, self.literals) if may_hold_secret(text, self.literals) else text
 
     # Read-only on purpose, where StreamHandler's is a plain attribute: nothing may pin another stream.
     @property
@@ -86,7 +98,7 @@ def configure_logging(level: str = "warning", fmt: str = "text", packages: Itera
         raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
     if fmt not in LOG_FORMATS:
         raise ValueError(f"log format must be {' or '.join(LOG_FORMATS)}, not {fmt!r}")
-    handler = StderrHandler()
+    handler = StderrHandler(secret_literals())
     text_format = logging.Formatter("claudeops: %(levelname)s: %(message)s")
     handler.setFormatter(JsonFormatter() if fmt == "json" else text_format)
     root = logging.getLogger()
@@ -109,14 +121,14 @@ def report_problem(message: str, text_prefix: str = "claudeops: ", fields: dict[
     """The one line cron mails for a problem: plain ``text_prefix + message``, or an error record with JSON logs.
 
     The plain line carries no log level, which is what cron mail and existing scripts read, so
-    it is written directly rather than through the text formatter. ``fields`` (see
-    :func:`session_fields`) go into the JSON record.
+    it is written directly rather than through the text formatter, redacted here as the handler
+    redacts records. ``fields`` (see :func:`session_fields`) go into the JSON record.
     """
     message = one_line(message)
-    if json_logging():
+    if json_logging():  # the handler redacts
         log.error("%s", message, extra=fields)
     else:
-        click.echo(f"{text_prefix}{message}", err=True)
+        click.echo(f"{text_prefix}{redact(message, secret_literals())}", err=True)
 
 
 def _installed_handler() -> StderrHandler | None:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from claudeops.clock import Clock, now_timestamp, utc_now
 from claudeops.notable import NotableEvent
+from claudeops.redaction import secret_literals
+from claudeops.redaction_ledger import RedactionLedger, redaction_warning
 
 if TYPE_CHECKING:
     import pluggy
@@ -85,6 +87,9 @@ class Session:
     """What :meth:`record_event` reported, in order: the escalation handoff passes them on."""
     plugin_cost_usd: float = 0.0
     """What plugins spent for this session outside the agent's own model calls (:meth:`add_cost`)."""
+    redactions: RedactionLedger = field(default_factory=lambda: RedactionLedger(secret_literals()), repr=False)
+    """The secrets this session redacted, by kind and where (never the values), and the credential
+    values of the runner's environment it redacts verbatim."""
 
     @property
     def settings(self) -> TierSettings:
@@ -121,10 +126,34 @@ class Session:
         return (agent_cost_usd or 0.0) + self.plugin_cost_usd
 
     def record_event(self, level: str, message: str, service: str | None = None) -> None:
-        """Tell every ``record_event`` implementation about a notable happening of this session."""
-        event = NotableEvent(level, message, self.now(), service, self.id)
+        """Tell every ``record_event`` implementation about a notable happening of this session.
+
+        The message is redacted first (:meth:`redact`), so no implementation ever sees a secret.
+        """
+        event = NotableEvent(level, self.redact(message, "events"), self.now(), service, self.id)
         self.recorded_events.append(event)
         self.hook.record_event(event=event)
+
+    def redact(self, text: str, where: str = "plugin text") -> str:
+        """``text`` without secrets: :func:`claudeops.redact_secrets`, plus the runner's credential values.
+
+        For a plugin about to keep or show text the session handed it (a tool's output seen in
+        ``on_message``, say). What was found is not reported here but once, when the session ends,
+        in one warning event naming the kinds and ``where`` they were found.
+        """
+        return self.redactions.redact(text, where)
+
+    def report_redaction(self, what: str, kinds: tuple[str, ...]) -> None:
+        """Record the warning that secrets of ``kinds`` were redacted from ``what`` (the kinds, never the values)."""
+        self.redactions.mark_reported(kinds)
+        self.record_event("warning", redaction_warning(what, kinds))
+
+    def report_unreported_redactions(self) -> None:
+        """The session's one warning for what it redacted outside markers, naming only kinds no warning named."""
+        pending = self.redactions.unreported()
+        if pending:
+            kinds = tuple(sorted({kind for found in pending.values() for kind in found}))
+            self.report_redaction(f"session #{self.id}'s {', '.join(sorted(pending))}", kinds)
 
 
 @dataclass(frozen=True)

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import shutil
+import tempfile
 from collections.abc import Iterable
 from datetime import datetime
+from pathlib import Path
 from typing import Any, cast
 
 import peewee
 
 from claudeops.clock import from_timestamp, now_timestamp, utc_now
 from claudeops.maintenance import create_pauses_table
+from claudeops.redaction import may_hold_secret, redact
 from claudeops.store import (
     MIGRATIONS_TABLE,
     BaseModel,
@@ -20,7 +26,10 @@ from claudeops.store import (
     insert_returning_id,
     is_row_id,
     portable_sql,
+    redact_columns,
 )
+
+log = logging.getLogger(__name__)
 
 STATUSES = ("running", "completed", "failed", "interrupted", "escalated")
 
@@ -95,6 +104,39 @@ def _rename_owners(database: peewee.Database) -> None:
         database.execute_sql(portable_sql(f"UPDATE {MIGRATIONS_TABLE} SET owner = ? WHERE owner = ?"), (new, old))
 
 
+def _redact_sessions(database: peewee.Database) -> None:
+    """Secrets out of what earlier versions kept of a session: its final report, its failure reason and
+    its transcript file (whose redaction missed GitHub, AWS, Slack keys, PEM blocks and ``password=``)."""
+    redact_columns("sessions", "result", "error")(database)
+    paths = database.execute_sql("SELECT transcript_path FROM sessions WHERE status <> 'running' "
+                                 "AND transcript_path IS NOT NULL").fetchall()
+    rewritten = sum(redact_transcript_file(Path(path)) for (path,) in paths)
+    if rewritten:
+        log.warning("removed secrets from %d transcript file(s) written by an earlier version", rewritten)
+
+
+def redact_transcript_file(path: Path) -> bool:
+    """Rewrite a finished session's transcript without its secrets; whether it changed.
+
+    The new text goes to a file beside it that then replaces it, so a crash leaves one or the
+    other whole. A file that is missing (another host's, or deleted) or unreadable is left alone.
+    """
+    try:
+        text = path.read_bytes().decode("utf-8", "surrogateescape")
+    except OSError:
+        return False
+    if not may_hold_secret(text):
+        return False
+    redacted = redact(text)
+    if redacted == text:
+        return False
+    with tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=f".{path.name}.", delete=False) as handle:
+        handle.write(redacted.encode("utf-8", "surrogateescape"))
+    shutil.copymode(path, handle.name)
+    os.replace(handle.name, path)
+    return True
+
+
 CORE_MIGRATIONS = (
     Migration("0001_create_sessions", _create_sessions),
     # the time the model API spent on the session (ResultMessage.duration_api_ms), next to the wall time
@@ -106,6 +148,8 @@ CORE_MIGRATIONS = (
     Migration("0005_create_maintenance_pauses", create_pauses_table),
     # who started a Run now or which monitoring sent the alerts of an alert-triggered session
     Migration("0006_add_trigger_source", add_column("sessions", "trigger_source", peewee.TextField(null=True))),
+    # secrets out of what earlier versions stored verbatim (issue 12 item 3)
+    Migration("0007_redact_secrets", _redact_sessions),
 )
 
 

@@ -23,6 +23,7 @@ import peewee
 from playhouse.db_url import connect as connect_url
 
 from claudeops.clock import now_timestamp
+from claudeops.redaction import may_hold_secret, redact
 from claudeops.wording import one_line
 
 log = logging.getLogger(__name__)
@@ -348,6 +349,52 @@ def add_column(table: str, name: str, column: peewee.Field) -> Callable[[peewee.
 
         migrate(SchemaMigrator.from_database(database).add_column(table, name, column))
     return apply
+
+
+REDACTION_BATCH = 1_000
+"""Rows a redaction migration reads at a time, so a large table is never loaded whole."""
+
+
+def redact_columns(table: str, *columns: str) -> Callable[[peewee.Database], None]:
+    """A migration step removing secrets from text already stored in ``columns`` of ``table``.
+
+    Every row is read (in batches, by id) and rewritten only when :func:`claudeops.redact`
+    changes it, so applying it again changes nothing. On SQLite ``secure_delete`` is on while it
+    runs: an updated row's old bytes are zeroed in the file, not left in the page's free space.
+    It redacts with the redaction rules of the version that applies it, and logs how many rows
+    of which columns it changed (never what).
+    """
+    def apply(database: peewee.Database) -> None:
+        sqlite = isinstance(database, peewee.SqliteDatabase)
+        if sqlite:
+            database.execute_sql("PRAGMA secure_delete = ON")
+        try:
+            changed = _redact_rows(database, table, columns)
+        finally:
+            if sqlite:
+                database.execute_sql("PRAGMA secure_delete = OFF")
+        if changed:
+            log.warning("removed secrets from %d row(s) of %s (%s) stored by an earlier version", changed, table,
+                        ", ".join(columns))
+    return apply
+
+
+def _redact_rows(database: peewee.Database, table: str, columns: Sequence[str]) -> int:
+    placeholder = database.param
+    select = (f"SELECT id, {', '.join(columns)} FROM {table} WHERE id > {placeholder} ORDER BY id "
+              f"LIMIT {REDACTION_BATCH}")
+    update = (f"UPDATE {table} SET {', '.join(f'{column} = {placeholder}' for column in columns)} "
+              f"WHERE id = {placeholder}")
+    changed, last = 0, 0
+    while rows := database.execute_sql(select, (last,)).fetchall():
+        for row_id, *values in rows:
+            redacted = [redact(value) if isinstance(value, str) and may_hold_secret(value) else value
+                        for value in values]
+            if redacted != values:
+                database.execute_sql(update, (*redacted, row_id))
+                changed += 1
+        last = rows[-1][0]
+    return changed
 
 
 class MigrationRecord(BaseModel):

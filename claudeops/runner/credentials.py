@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from claudeops.config import ConfigError
+from claudeops.redaction import CREDENTIAL_VARIABLES
 
-CREDENTIAL_VARIABLES = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
 PROVIDER_SWITCHES = ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
 """Cloud providers authenticate with their own credentials (AWS, Google), not an Anthropic key."""
 

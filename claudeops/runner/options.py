@@ -5,7 +5,10 @@ accident: the model is always explicit (the CLI default is the most expensive mo
 filesystem settings are off unless configured (``setting_sources``), the CLI keeps its state in
 ``<state_dir>/claude-config`` so sessions do not mix with a person's own Claude Code, and the
 switches that stop telemetry, update checks and error reports are always set, because an
-unattended runner should talk to the model API and nothing else.
+unattended runner should talk to the model API and nothing else. The CLI keeps no copy of the
+conversation (``--no-session-persistence``): it would be an unredacted transcript of every
+session under ``claude-config/projects/``, and claudeops never resumes a session; the redacted
+transcript is ours (:mod:`claudeops.runner.transcript`).
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ QUIET_CLI_ENV = {
     "DISABLE_ERROR_REPORTING": "1",
 }
 """The four switches that keep the CLI off every host but the model API (measured with strace)."""
+
+NO_SESSION_PERSISTENCE = "no-session-persistence"
+"""The CLI flag that keeps it from writing its own, unredacted copy of the conversation to disk."""
 
 PreToolUseCallback = Callable[[Any, str | None, Any], Any]
 
@@ -90,6 +96,7 @@ def build_options(session: Session, *, pre_tool_use: PreToolUseCallback | None,
         stderr=stderr or log_cli_stderr,
         env={**QUIET_CLI_ENV, "CLAUDE_CONFIG_DIR": str(config_dir)},
         cli_path=configured_cli_path(config),
+        extra_args={NO_SESSION_PERSISTENCE: None},
         hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[pre_tool_use])]} if pre_tool_use else None,
     )
 

@@ -43,7 +43,7 @@ from claudeops.runner.prompts import load_tier_prompt
 from claudeops.runner.replay import GatedTransport
 from claudeops.runner.sdk import CLITransport
 from claudeops.runner.stream import StreamDispatcher, StreamState
-from claudeops.runner.transcript import TeeTransport, TranscriptWriter, secret_literals
+from claudeops.runner.transcript import TeeTransport, TranscriptWriter
 from claudeops.session import Handoff, Outcome, Session
 from claudeops.session_rows import insert_session_row, update_session_row
 from claudeops.store import db, write_patiently
@@ -213,7 +213,7 @@ class SessionRun:
             else:
                 hook = self._pre_tool_use if gated else None  # the CLI asks through the SDK
             options = build_options(session, pre_tool_use=hook, stderr=self._log_stderr)
-            writer = TranscriptWriter(self.transcript, secret_literals())
+            writer = TranscriptWriter(self.transcript, session.redactions.literals)
             self._transport = TeeTransport(replayed or self._cli(prompt, options), writer)
             error = await self._stream(session, prompt, options, dispatcher)
         except Exception as exc:  # a plugin in strict mode, a prompt or transport problem
@@ -324,7 +324,9 @@ class SessionRun:
                 status = "escalated"
         result = state.result
         wall_ms = int((time.monotonic() - self._started) * 1000)
-        outcome = Outcome(status, reason, state.final_text or None,
+        # what is kept of the session (its row, run --json, the handoff, after_session) holds no secret
+        reason = session.redact(reason, "failure reason") if reason else reason
+        outcome = Outcome(status, reason, session.redact(state.final_text, "final report") or None,
                           session.total_cost(result.total_cost_usd if result else None),
                           result.num_turns if result else None,
                           result.duration_ms if result else wall_ms, state.sdk_session_id,
@@ -336,18 +338,29 @@ class SessionRun:
             _record_event(session, "warning", f"session interrupted: {reason}")
         with suppress(PluginError):  # strict mode: logged and counted in calls.failures; the row is final
             await self.calls.each("after_session", session=session, outcome=outcome)
+        self._report_redactions(session)
         report = SessionReport(
             **vars(outcome), session_id=session.id, tier=session.tier, model=state.model or session.model,
             trigger=session.trigger, parent_session_id=session.parent_id,
             transcript_path=str(self.transcript), markers_recorded=session.markers_recorded,
             tool_calls=state.tool_calls, tools_denied=self.denied,
             escalation_requested=session.escalation.reason if session.escalation else None,
-            escalation_note=note, plugin_failures=tuple(self.calls.failures),
+            escalation_note=note,
+            plugin_failures=tuple(session.redact(failure, "plugin failures") for failure in self.calls.failures),
             events=tuple(session.recorded_events))
         _log_end(report)
         if self.settings.observer is not None:
             self.settings.observer.session_ended(report)
         return report
+
+    def _report_redactions(self, session: Session) -> None:
+        """The session's one warning for the secrets its transcript and record lost (markers warned of theirs)."""
+        if self._transport is not None:
+            session.redactions.note("transcript", self._transport.writer.redacted_kinds)
+        try:
+            session.report_unreported_redactions()
+        except Exception as exc:
+            log.error("%s", exc if isinstance(exc, PluginError) else f"record_event failed: {exc}")
 
     def _transcript_of(self, session_id: int) -> Path:
         return self.app.state_dir / "transcripts" / f"{session_id}.jsonl"

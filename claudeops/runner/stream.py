@@ -8,6 +8,12 @@ line, a web page) must never be stored as if the agent had written it.
 
 Each marker's handler runs (and commits) before the next block is looked at, so a session
 killed halfway keeps every marker it had already produced.
+
+No plugin sees a secret the model wrote: each marker is redacted (:mod:`claudeops.redaction`)
+before it is parsed and handed to its type's handler, ``on_marker`` and ``on_malformed``, so a
+third-party marker is as safe as a built-in one without doing anything; a marker that held a
+secret is reported once, as a warning event naming the kinds. ``on_assistant_text`` receives the
+text redacted too.
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ from typing import Any
 from claude_agent_sdk import AssistantMessage, ResultMessage, SystemMessage, TextBlock, ToolUseBlock
 
 from claudeops.markers import Candidate, MarkerRegistry, MarkerType
-from claudeops.plugins import await_me_maybe
+from claudeops.plugins import PluginError, await_me_maybe
+from claudeops.redaction import may_hold_secret, redact_secrets
 from claudeops.runner.hookcalls import PluginCalls
 from claudeops.session import Session
 from claudeops.store import StoreError, write_patiently_async
@@ -130,11 +137,35 @@ class StreamDispatcher:
         """One text block the model wrote: observers first, then every marker in it, in order."""
         self.state.last_text = text
         if self._on_assistant_text:
-            await self.calls.each("on_assistant_text", session=self.session, text=text)
+            await self.calls.each("on_assistant_text", session=self.session,
+                                  text=self.session.redact(text, "assistant text"))
         for candidate in self.markers.candidates(text):
             await self._dispatch(candidate)
 
     async def _dispatch(self, candidate: Candidate) -> None:
+        candidate, secrets = self._redacted(candidate)
+        try:
+            await self._handle_candidate(candidate)
+        finally:
+            if secrets:
+                self._report_secret(candidate.marker_type, secrets)
+
+    def _redacted(self, candidate: Candidate) -> tuple[Candidate, tuple[str, ...]]:
+        """The candidate with its secrets replaced, and the kinds found (none: the candidate as it was)."""
+        literals = self.session.redactions.literals
+        if not may_hold_secret(candidate.text, literals):
+            return candidate, ()
+        redaction = redact_secrets(candidate.text, literals)
+        return Candidate(candidate.marker_type, redaction.text), redaction.kinds
+
+    def _report_secret(self, marker_type: MarkerType, kinds: tuple[str, ...]) -> None:
+        """One warning event per marker that held a secret; a failure to record it is logged, never fatal."""
+        try:
+            self.session.report_redaction(f"a [{marker_type.name}] marker before it was handled", kinds)
+        except Exception as exc:
+            log.error("%s", exc if isinstance(exc, PluginError) else f"record_event failed: {exc}")
+
+    async def _handle_candidate(self, candidate: Candidate) -> None:
         marker_type = candidate.marker_type
         marker = candidate.parse()
         if marker is None:

@@ -8,10 +8,11 @@ control frames); an interrupted session's file has no result frame and is refuse
 A transport that still has each frame's text (a recording replayed from a file) hands it over
 as it is; frames that reach us only as dicts (the CLI's, which the SDK parses; a scripted
 replay; a tool result the replay replaced) are serialised as compact JSON. Redaction
-(:mod:`claudeops.redaction`, the one function every path uses) runs on each line as its batch is
-written; its replacements stop at a quote or a backslash, so they never break the JSON they sit
-in, and a batch that cannot hold a secret (its cheap pre-check, on the whole batch at once) is
-written untouched.
+(:mod:`claudeops.redaction`, the one function every path uses) runs on each batch as it is
+written, the whole batch at once: its replacements stop at a quote, a backslash or a blank, so
+they never break the JSON they sit in nor reach from one line into the next, and a batch that
+cannot hold a secret (its cheap pre-check) is written untouched. The kinds it redacted are kept
+(:attr:`TranscriptWriter.redacted_kinds`) for the session's one warning about them.
 
 Lines are kept in a list and written together, in one ``write``, at most
 :data:`FLUSH_INTERVAL` seconds after the first of them and when the session ends, so a
@@ -25,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
@@ -33,8 +33,7 @@ from typing import IO, Any
 import msgspec
 from claude_agent_sdk import Transport
 
-from claudeops.redaction import MIN_LITERAL_SECRET, may_hold_secret, redact
-from claudeops.runner.credentials import CREDENTIAL_VARIABLES
+from claudeops.redaction import may_hold_secret, redact_secrets
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +42,6 @@ FLUSH_INTERVAL = 0.5
 _ENCODER = msgspec.json.Encoder(enc_hook=str)
 """About six times faster than ``json`` for a frame; only frames with no text of their own use it."""
 _FALLBACK_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str, check_circular=False)
-
-def secret_literals(environ: dict[str, str] | os._Environ[str] | None = None) -> tuple[str, ...]:
-    """Values of credential variables present now, redacted verbatim wherever they appear."""
-    environ = os.environ if environ is None else environ
-    return tuple(value for name in CREDENTIAL_VARIABLES
-                 if len(value := environ.get(name, "")) >= MIN_LITERAL_SECRET and '"' not in value)
 
 
 def encode_frame(frame: dict[str, Any]) -> str:
@@ -71,6 +64,8 @@ class TranscriptWriter:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._failed = False
+        self.redacted_kinds: set[str] = set()
+        """Every kind of secret removed from what was written (never the values)."""
 
     def open(self) -> None:
         try:
@@ -124,8 +119,9 @@ class TranscriptWriter:
         pending.append("")  # the last line's newline
         text = "\n".join(pending)
         if may_hold_secret(text, self._literals):  # one scan of the batch settles most flushes
-            text = "\n".join(redact(line, self._literals) if may_hold_secret(line, self._literals) else line
-                             for line in pending)
+            redaction = redact_secrets(text, self._literals)
+            text = redaction.text
+            self.redacted_kinds.update(redaction.kinds)
         data = text.encode("utf-8", "backslashreplace")  # a lone surrogate: its JSON escape
         pending.clear()
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee
 
-from claudeops import BaseModel, Migration, SessionRow, create_frozen_tables
+from claudeops import BaseModel, Migration, SessionRow, create_frozen_tables, redact_columns
 
 TABLE = "cooldown_actions"
 INDEXES = (
@@ -58,4 +58,8 @@ def _create_cooldown_actions(database: peewee.Database) -> None:
     create_frozen_tables(database, CooldownAction)
 
 
-MIGRATIONS = (Migration("0001_create_cooldown_actions", _create_cooldown_actions),)
+MIGRATIONS = (
+    Migration("0001_create_cooldown_actions", _create_cooldown_actions),
+    # secrets out of messages stored before every path redacted them (issue 12 item 3)
+    Migration("0002_redact_secrets", redact_columns(TABLE, "message")),
+)

@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import peewee
 
-from claudeops import db, from_timestamp, to_timestamp, utc_now
+from claudeops import db, from_timestamp, redact, to_timestamp, utc_now
 from claudeops_cooldowns.models import CooldownActionRow
 from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.settings import Rule, Rules
@@ -67,14 +67,15 @@ def record_action(*, service: str, action: str, success: bool, message: str, tie
     """Store one action in its own transaction, under the service's :func:`service_name`.
 
     Raises ``ValueError`` when nothing of a name is left (``.service``): an action stored under
-    no service would count against nothing.
+    no service would count against nothing. The message is redacted: the marker it comes from
+    already was, by the core (which recorded the warning), and this keeps any other caller honest.
     """
     name = service_name(service)
     if not name:
         raise ValueError(f"no service name in {service!r}")
     with db.atomic():
         row = CooldownActionRow.create(service=name, action=action, success=success,
-                                       message=message.strip(), tier=tier, session=session_id,
+                                       message=redact(message.strip()), tier=tier, session=session_id,
                                        created_at=created_at)
     return _action(row)
 

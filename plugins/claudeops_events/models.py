@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee
 
-from claudeops import BaseModel, Migration, SessionRow, create_frozen_tables
+from claudeops import BaseModel, Migration, SessionRow, create_frozen_tables, redact_columns
 
 TABLE = "events"
 INDEXES = (
@@ -52,4 +52,8 @@ def _create_events(database: peewee.Database) -> None:
     create_frozen_tables(database, Event)
 
 
-MIGRATIONS = (Migration("0001_create_events", _create_events),)
+MIGRATIONS = (
+    Migration("0001_create_events", _create_events),
+    # secrets out of messages stored before every path redacted them (issue 12 item 3)
+    Migration("0002_redact_secrets", redact_columns(TABLE, "message")),
+)

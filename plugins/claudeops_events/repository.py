@@ -13,7 +13,7 @@ from typing import Any, cast
 import peewee
 
 from claudeops import EVENT_LEVELS as LEVELS
-from claudeops import NotableEvent, canonical_service, db, is_row_id, service_name
+from claudeops import NotableEvent, canonical_service, db, is_row_id, redact_secrets, redaction_warning, service_name
 from claudeops_events.levels import normalise_level, parse_level
 from claudeops_events.models import EventRow
 from claudeops_events.since import parse_since
@@ -35,15 +35,21 @@ class EventRecord:
 
 
 def store_event(event: NotableEvent) -> EventRecord:
-    """Write ``event`` in its own transaction; level normalised, service lower-cased.
+    """Write ``event`` in its own transaction; level normalised, service lower-cased, secrets redacted.
 
     Services are compared case-insensitively everywhere (``Jellyfin`` is ``jellyfin``), so
-    they are stored in one case and the dashboard's service filter finds them all.
+    they are stored in one case and the dashboard's service filter finds them all. A session's
+    events arrive redacted (``Session.record_event``); anyone else's message that still holds a
+    secret is stored redacted, next to a warning event naming the kinds.
     """
     service = canonical_service(event.service or "") or None
+    redaction = redact_secrets(event.message.strip())
     with db.atomic():
         row = EventRow.create(session=event.session_id, level=normalise_level(event.level), service=service,
-                              message=event.message.strip(), created_at=event.created_at)
+                              message=redaction.text, created_at=event.created_at)
+        if redaction.changed:
+            EventRow.create(session=event.session_id, level="warning", service=None, created_at=event.created_at,
+                            message=redaction_warning(f"event #{row.id} before it was stored", redaction.kinds))
     return _record(row)
 
 

@@ -18,6 +18,7 @@ from claudeops import Config, Session, SessionDetail, counted, hookimpl
 from claudeops_memory.cli import memories_group
 from claudeops_memory.cli_history import HISTORY_COMMANDS
 from claudeops_memory.cli_review import review_group
+from claudeops_memory.context import memory_section
 from claudeops_memory.ledger import record_injection
 from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
@@ -65,7 +66,7 @@ def before_session(session: Session) -> None:
         deactivated = counted(start.decay.deactivated, "memory", "memories")
         session.record_event("info", f"staleness decay deactivated {deactivated} "
                                      f"(not reinforced for over {settings.grace_days} days)")
-    session.add_prompt_section("memory", start.context.text, MEMORY_ORDER)
+    session.add_prompt_section("memory", memory_section(start.context.text), MEMORY_ORDER)
 
 
 @hookimpl(trylast=True)

@@ -12,9 +12,11 @@ from typing import Any
 import click
 
 from claudeops import App, UsageProblem, counted, echo_listing, now_timestamp, open_store_or_fail, pass_app
-from claudeops_memory import repository
+from claudeops_memory import flags, repository
+from claudeops_memory.context import memory_section
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.models import CATEGORIES
+from claudeops_memory.operator_text import warn_if_redacted, without_secrets
 from claudeops_memory.repository import MemoryRecord
 from claudeops_memory.session_start import preview_memory_start
 from claudeops_memory.settings import SECTION, MemorySettings
@@ -69,13 +71,23 @@ def _one_line(function: Any, *args: Any, **kwargs: Any) -> Any:
         raise UsageProblem(str(exc.args[0])) from None
 
 
+def _warn_if_redacted(app: App, kinds: tuple[str, ...], what: str) -> None:
+    """Tell the operator, and record the warning event, when their text held a secret."""
+    if kinds:
+        warn_if_redacted(lambda event: app.hook.record_event(event=event), kinds, what)
+        click.echo(f"claudeops: warning: a secret ({', '.join(kinds)}) was removed from the observation before it "
+                   f"was stored", err=True)
+
+
 LIST_HEADER = ("ID", "CONF", "STATE", "SERVICE", "CATEGORY", "UPDATED", "OBSERVATION")
 
 
-def memory_row(memory: MemoryRecord) -> tuple[str, ...]:
-    """One row: id, confidence, state, service, category, last update, observation."""
-    return (f"{memory.id}", f"{memory.confidence:.2f}", "active" if memory.active else "inactive",
-            memory.service_label, memory.category, memory.updated_at, memory.observation)
+def memory_row(memory: MemoryRecord, flagged: set[int]) -> tuple[str, ...]:
+    """One row: id, confidence, state (active, inactive, or flagged: held back for review), service,
+    category, last update, observation."""
+    state = "active" if memory.active else "flagged" if memory.id in flagged else "inactive"
+    return (f"{memory.id}", f"{memory.confidence:.2f}", state, memory.service_label, memory.category,
+            memory.updated_at, memory.observation)
 
 
 @click.group("memories")
@@ -112,7 +124,9 @@ def list_command(app: App, service: str | None, category: str | None, only_inact
     open_store_or_fail(app)
     memories = repository.list_memories(service=service, category=category, include_inactive=include_inactive,
                                         only_inactive=only_inactive)
-    echo_listing(memories, as_json=as_json, to_json=MemoryRecord.as_row, header=LIST_HEADER, to_row=memory_row,
+    flagged = set(flags.flag_reasons(memory.id for memory in memories if not memory.active))
+    echo_listing(memories, as_json=as_json, to_json=MemoryRecord.as_row, header=LIST_HEADER,
+                 to_row=lambda memory: memory_row(memory, flagged),
                  nothing="No memories match.")
 
 
@@ -130,11 +144,12 @@ def add_command(app: App, category: str, service: str | None, confidence: float 
     TEXT is the observation (words are joined with spaces); the memory has no session.
     """
     settings = _settings(app)
-    observation = " ".join(text)
+    observation, secrets = without_secrets(" ".join(text))
     open_store_or_fail(app)
     memory = _one_line(repository.create_memory, category=category, observation=observation, service=service,
                        confidence=settings.default_confidence if confidence is None else confidence,
                        min_confidence=settings.min_confidence, max_chars=settings.max_observation_chars)
+    _warn_if_redacted(app, secrets, f"memory #{memory.id}, added by an operator")
     click.echo(f"added memory #{memory.id} [{memory.category}:{memory.service_label}] "
                f"(confidence {memory.confidence}, {'active' if memory.active else 'inactive'})")
 
@@ -161,10 +176,12 @@ def edit_command(app: App, memory_id: int, observation: str | None, confidence: 
     if observation is None and confidence is None and active is None:
         raise UsageProblem("nothing to change: give --observation, --confidence, --active or --inactive")
     settings = _settings(app)
+    observation, secrets = without_secrets(observation)
     open_store_or_fail(app)
     memory = _one_line(repository.update_memory, memory_id, observation=observation, confidence=confidence,
                        active=active, min_confidence=settings.min_confidence,
                        max_chars=settings.max_observation_chars)
+    _warn_if_redacted(app, secrets, f"the new text of memory #{memory.id}, edited by an operator")
     click.echo(f"updated memory #{memory.id} (confidence {memory.confidence}, "
                f"{'active' if memory.active else 'inactive'})")
 
@@ -190,16 +207,17 @@ def rm_command(app: App, memory_ids: tuple[int, ...], yes: bool) -> None:
 @memories_group.command("context")
 @pass_app
 def context_command(app: App) -> None:
-    """Print the memory block a session starting now would get.
+    """Print the memory section a session starting now would get.
 
-    Exactly what would be appended to the system prompt: the staleness decay a session applies
-    first is taken into account but not kept (run "decay" for that).
+    Exactly what would be appended to the system prompt (the paragraph that frames memories as
+    data, then the block): the staleness decay a session applies first is taken into account but
+    not kept (run "decay" for that).
     """
     settings = _settings(app)
     open_store_or_fail(app)
     plan = preview_memory_start(settings, now_timestamp()).context
     if plan.text:
-        click.echo(plan.text)
+        click.echo(memory_section(plan.text))
     else:
         click.echo(f"no memory would be injected ({plan.total} qualify: active with confidence >= "
                    f"{settings.min_confidence}, budget {settings.budget_tokens} tokens)", err=True)

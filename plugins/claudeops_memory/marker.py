@@ -9,15 +9,22 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from typing import Literal
 
-from claudeops import Marker, MarkerType, Session
+from claudeops import Marker, MarkerType, Session, directive_reason, find_directives, redact
 from claudeops_memory import ledger, repository, upsert_store
 from claudeops_memory.citation import Citation, read_citation
 from claudeops_memory.judging import Judges
 from claudeops_memory.models import CATEGORIES, MemoryRecord
 from claudeops_memory.settings import SECTION, MemorySettings
-from claudeops_memory.upsert import Observation, UpsertResult, record_observation, same_text
+from claudeops_memory.upsert import (
+    Observation,
+    UpsertResult,
+    hold_back_observation,
+    record_observation,
+    same_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -81,12 +88,13 @@ personal data, not even partially."""
 
 
 def prepare_observation(text: str, max_chars: int, cut_chars: int = 0) -> str:
-    """One trimmed line, cut to ``max_chars`` (with a warning) so it cannot break the injected block.
+    """One trimmed line without secrets, cut to ``max_chars`` (with a warning) so it cannot break the
+    injected block. The core redacted the marker already (and warned); this is the store's own guard.
 
     ``cut_chars`` are the characters the marker parser already cut off the line
     (:attr:`claudeops.Marker.cut_chars`): the warning gives the length the agent wrote.
     """
-    observation = repository.normalise_observation(text)
+    observation = repository.normalise_observation(redact(text))
     if len(observation) + cut_chars > max_chars:
         log.warning("memory observation cut from %d to %d characters (memory.max_observation_chars): %.60s…",
                     len(observation) + cut_chars, max_chars, observation)
@@ -149,6 +157,10 @@ def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Lit
     uncited one. Returns ``False`` when nothing was written, so the session does not count the
     marker as recorded: an observation that is blank once trimmed (warned about), or a fact this
     session already recorded, reinforced or replaced (``repeated``: restating it is not new evidence).
+
+    An observation that reads as an instruction to the agent is held back: stored inactive and
+    flagged (:mod:`claudeops_memory.flags`), with a warning event, until an operator activates it;
+    its citation, if any, is ignored.
     """
     settings: MemorySettings = session.config.section(SECTION)
     category, service, text = marker.groups
@@ -161,11 +173,11 @@ def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Lit
     if citation is not None and citation.verb == "replaces" and citation.memory_id in _replaced(session):
         log.info("memory #%d was already replaced in this session: %s", citation.memory_id, marker.text)
         return False
-    result = record_observation(
-        Judges(session.hook, session),
-        Observation(category, repository.normalise_service(service), observation, session.id, session.tier,
-                    session.now(), citation),
-        settings, frozenset(_touched(session)))
+    stated = Observation(category, repository.normalise_service(service), observation, session.id, session.tier,
+                         session.now(), citation)
+    if directives := find_directives(observation):
+        return _hold_back(session, replace(stated, citation=None), settings, directive_reason(directives))
+    result = record_observation(Judges(session.hook, session), stated, settings, frozenset(_touched(session)))
     log.info("memory #%d %s: [%s:%s] %s", result.memory.id, result.action, category,
              result.memory.service_label, observation)
     if result.action == "repeated":
@@ -184,6 +196,16 @@ def _report_weakened(session: Session, weakened: MemoryRecord, by: MemoryRecord,
     session.record_event(
         "warning", f"memory #{weakened.id} ({weakened.observation!r}) {how} memory #{by.id} "
                    f"({by.observation!r}): confidence now {weakened.confidence}{state}", service=weakened.service)
+
+
+def _hold_back(session: Session, observation: Observation, settings: MemorySettings,
+               reason: str) -> UpsertResult | Literal[False]:
+    """Store an instruction-like observation inactive and flagged, and say so as a warning event."""
+    result = hold_back_observation(observation, settings, reason)
+    what = "already held back as" if result.action == "repeated" else "stored inactive as"
+    session.record_event("warning", f"memory marker held back for an operator ({reason}): {what} memory "
+                                    f"#{result.memory.id}, which no session is shown until an operator activates it")
+    return False if result.action == "repeated" else result
 
 
 def warn_malformed(session: Session, candidate: str) -> None:

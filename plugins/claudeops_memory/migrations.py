@@ -15,13 +15,24 @@ reinforcement lookup by (service, category, active).
 ``memories`` columns and indexes are untouched. Neither references ``memories`` by a foreign
 key: the history of a deleted memory is what restores it, and a ledger names memories deleted
 since.
+
+``010_redact_secrets`` removes secrets from observations stored before every path redacted them,
+and notes each memory it changed in the history (a ``redacted`` entry, naming no value);
+``011_flag_instructions`` creates ``memory_flags`` (:mod:`claudeops_memory.flags`) and holds back,
+inactive and flagged, the agent-written memories already stored that read as instructions to the
+agent. Neither touches the spec's columns.
 """
 
 from __future__ import annotations
 
+import logging
+
 import peewee
 
-from claudeops import Migration
+from claudeops import Migration, directive_reason, find_directives, may_hold_secret, now_timestamp, redact_columns
+from claudeops_memory.flags import FLAGS_TABLE
+
+log = logging.getLogger(__name__)
 
 OWNER = "memory"
 
@@ -170,10 +181,55 @@ def create_injection_ledger(database: peewee.Database) -> None:
         database.execute_sql(statement)
 
 
+def redact_observations(database: peewee.Database) -> None:
+    """Secrets out of stored observations, each memory it changed noted in the history (frozen SQL).
+
+    Runs after ``008_memory_changes``: the note is the history's ``redacted`` entry, the second
+    of its two erasing exceptions (docs/memory.md), with no text of the memory in it.
+    """
+    suspects = {memory_id: text for memory_id, text in database.execute_sql("SELECT id, observation FROM memories")
+                if may_hold_secret(text)}
+    redact_columns("memories", "observation")(database)
+    placeholder, now = database.param, now_timestamp()
+    changed = [memory_id for memory_id, text in suspects.items()
+               if database.execute_sql(f"SELECT observation FROM memories WHERE id = {placeholder}",
+                                       (memory_id,)).fetchone()[0] != text]
+    for memory_id in sorted(changed):
+        database.execute_sql(
+            "INSERT INTO memory_changes (memory_id, changed_at, kind, actor, reason, needs_review) VALUES "
+            f"({placeholder}, {placeholder}, 'redacted', 'redaction', {placeholder}, 0)",
+            (memory_id, now, "secrets removed from what an earlier version stored"))
+
+
+def flag_instruction_memories(database: peewee.Database) -> None:
+    """Create ``memory_flags``; deactivate and flag the active agent memories that read as instructions.
+
+    Operators' own memories (no session) are theirs to word as they like and are left alone.
+    """
+    database.execute_sql(FLAGS_TABLE)
+    placeholder, now, flagged = database.param, now_timestamp(), []
+    rows = database.execute_sql("SELECT id, observation FROM memories WHERE session_id IS NOT NULL AND active = 1")
+    for memory_id, observation in rows.fetchall():
+        if found := find_directives(observation):
+            database.execute_sql(f"INSERT INTO memory_flags (memory_id, reason, flagged_at) VALUES "
+                                 f"({placeholder}, {placeholder}, {placeholder})",
+                                 (memory_id, directive_reason(found), now))
+            database.execute_sql(f"UPDATE memories SET active = 0 WHERE id = {placeholder}", (memory_id,))
+            flagged.append(memory_id)
+    if flagged:
+        log.warning("held back %d memor%s that read as instructions to the agent (inactive until an operator "
+                    "activates them): %s", len(flagged), "y" if len(flagged) == 1 else "ies",
+                    ", ".join(f"#{memory_id}" for memory_id in flagged))
+
+
 MIGRATIONS = (
     Migration("005_create_memories", create_memories),
     Migration("006_decay_ledger_and_lookup_indexes", create_decay_ledger_and_lookup_indexes),
     Migration("007_lowercase_services", lowercase_services),
     Migration("008_memory_changes", create_memory_changes),
     Migration("009_injection_ledger", create_injection_ledger),
+    # secrets out of observations stored before every path redacted them (issue 12 item 3)
+    Migration("010_redact_secrets", redact_observations),
+    # the flags table; agent memories that read as instructions held back for an operator (issue 12 item 5)
+    Migration("011_flag_instructions", flag_instruction_memories),
 )

@@ -16,6 +16,8 @@ a memory is active only while its confidence is at least the threshold (0.3 by d
 Every write appends its history entry (:mod:`claudeops_memory.history`) in its transaction:
 the actor is the operator unless the caller says otherwise (a review), and a deletion keeps
 the whole row in its entry, so the memory can be restored until it is purged.
+No observation is stored with a secret in it (:func:`validate_observation` redacts), and a
+flagged memory (:mod:`claudeops_memory.flags`) is activated only explicitly.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from typing import Any, cast
 
 import peewee
 
-from claudeops import db, is_row_id, now_timestamp, service_name, text_problem
-from claudeops_memory import history, upsert_store
+from claudeops import db, is_row_id, now_timestamp, redact, service_name, text_problem
+from claudeops_memory import flags, history, upsert_store
 from claudeops_memory.confidence import active_sql, clamp_confidence, confidence_sql, is_active_confidence
 from claudeops_memory.context import plan_memory_context
 from claudeops_memory.history import OPERATOR, Actor
@@ -92,9 +94,10 @@ def normalise_service(service: str | None) -> str | None:
 
 
 def validate_observation(text: str, max_chars: int = MAX_OBSERVATION_CHARS) -> str:
+    """One line, secrets redacted (the callers that can record a warning event redacted it already)."""
     if (problem := text_problem(text)) is not None:
         raise ValueError(f"the observation is {problem}")
-    observation = normalise_observation(text)
+    observation = normalise_observation(redact(text))
     if not observation:
         raise ValueError("the observation must not be empty")
     if len(observation) > max_chars:
@@ -204,16 +207,21 @@ def injection_status(memories: Iterable[MemoryRecord], budget_tokens: int,
     more trusted memory took the room), ``below threshold`` (its confidence is too low, active or
     not) or ``inactive`` (switched off although its confidence would qualify).
 
+    A flagged memory (held back until an operator activates it) is ``flagged``, whatever its confidence.
+
     The status is computed from the records the caller has just loaded (a dashboard page, an API
-    answer), so the rows are not read twice; only the prompt's plan is queried.
+    answer), so the rows are not read twice; only the prompt's plan and the flags are queried.
     """
     memories = list(memories)
     if not memories:
         return {}
     injected = plan_memory_context(budget_tokens, min_confidence).injected_ids
+    flagged = flags.flag_reasons(memory.id for memory in memories if not memory.active)
     status: dict[int, str] = {}
     for memory in memories:
-        if not is_active_confidence(memory.confidence, min_confidence):
+        if memory.id in flagged:
+            status[memory.id] = "flagged"
+        elif not is_active_confidence(memory.confidence, min_confidence):
             status[memory.id] = "below threshold"
         elif not memory.active:
             status[memory.id] = "inactive"
@@ -266,7 +274,8 @@ def update_memory(memory_id: int, *, observation: str | None = None, confidence:
     """Edit a memory as an operator does; ``KeyError`` if it does not exist.
 
     Refreshes ``updated_at``. A given confidence is clamped, and (unless ``active`` is given)
-    decides the flag: at or above the threshold reactivates, below deactivates. Asking for an
+    decides the flag: at or above the threshold reactivates, below deactivates — except for a
+    flagged memory, which only ``active=True`` activates (removing its flag). Asking for an
     active memory below the threshold is a ``ValueError``: it could never be injected.
     """
     text = None if observation is None else validate_observation(observation, max_chars)
@@ -278,11 +287,14 @@ def update_memory(memory_id: int, *, observation: str | None = None, confidence:
             raise KeyError(f"no memory with id {memory_id}")
         before = MemoryRecord.from_model(row)
         final_confidence = row.confidence if value is None else value
+        flagged = flags.is_flagged(memory_id)
         if active is None:
-            active = row.active if value is None else is_active_confidence(value, min_confidence)
+            active = row.active if value is None or flagged else is_active_confidence(value, min_confidence)
         elif active and not is_active_confidence(final_confidence, min_confidence):
             raise ValueError(f"memory #{memory_id} has confidence {final_confidence}, below the "
                              f"{clamp_confidence(min_confidence)} threshold; raise its confidence to activate it")
+        if active and flagged:
+            flags.unflag_memory(memory_id)  # the operator activated it: reviewed
         changes: dict[Any, Any] = {Memory.updated_at: stamp, Memory.active: active}
         if text is not None:
             changes[Memory.observation] = text
@@ -346,13 +358,15 @@ def adjust_confidence(ids: Sequence[int], delta: float, now: str | None = None,
                       min_confidence: float = MIN_CONFIDENCE, actor: Actor = OPERATOR) -> int:
     """Add ``delta`` to the confidence of several memories at once (clamped, rounded).
 
-    Each memory is then active exactly when its new confidence reaches the threshold, and its
-    ``updated_at`` is refreshed. Returns how many memories changed; each change is a history
+    Each memory is then active exactly when its new confidence reaches the threshold (a flagged
+    memory stays inactive: only an explicit activation lifts a flag), and its ``updated_at`` is
+    refreshed. Returns how many memories changed; each change is a history
     entry, written from the same expressions as the UPDATE.
     """
     stamp = now or now_timestamp()
     new_confidence = confidence_sql(Memory.confidence + delta)
-    new_active = active_sql(new_confidence, min_confidence)
+    flagged = Memory.id.in_(flags.MemoryFlag.select(flags.MemoryFlag.memory_id))
+    new_active = peewee.Case(None, ((flagged, 0),), active_sql(new_confidence, min_confidence))
     changed = 0
     with db.atomic():
         for chunk in _id_chunks(ids):

@@ -44,6 +44,10 @@ read again (:func:`~claudeops_memory.upsert_store.lock_group`); if a memory appe
 write, the newcomer is judged outside it, and the write is tried again. So two runners
 recording one new fact leave one row (the second reinforces the first's), and the writes
 tolerate a candidate deleted or deactivated meanwhile.
+
+An observation that reads as an instruction to the agent takes another way,
+:func:`hold_back_observation`: it is stored inactive and flagged, and judged against nothing, so
+it can neither reinforce, contradict nor reactivate anything an operator has not reviewed.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from claudeops import db
-from claudeops_memory import history, upsert_store
+from claudeops_memory import flags, history, upsert_store
 from claudeops_memory.citation import Citation
 from claudeops_memory.history import Actor, Decision
 from claudeops_memory.judging import acted_relation
@@ -96,7 +100,8 @@ class Observation:
 
 @dataclass(frozen=True)
 class UpsertResult:
-    """What recording one observation did: ``created``, ``reinforced``, ``reactivated`` or ``repeated``.
+    """What recording one observation did: ``created``, ``reinforced``, ``reactivated`` or ``repeated``;
+    for an observation held back, ``flagged`` (a new inactive memory) or ``repeated`` (already flagged).
 
     ``replaced`` is the memory a ``(replaces #N)`` citation weakened; ``contradicted`` the ones a
     judge found the observation contradicts.
@@ -255,3 +260,23 @@ def _record_cited(observation: Observation, citation: Citation, settings: Memory
                               after=change.after, decision=decision, related=successor.memory.id,
                               needs_review=True)
         return UpsertResult(successor.action, successor.memory, replaced=change.after)
+
+
+def hold_back_observation(observation: Observation, settings: MemorySettings, reason: str) -> UpsertResult:
+    """Store ``observation`` inactive with a flag saying ``reason``, and its history entry; one transaction.
+
+    The same text already held back for the same service and category is not stored twice
+    (``repeated``), so repeating an injected order does not flood the operator's review.
+    """
+    with db.atomic():
+        existing = upsert_store.flagged_duplicate(observation.service, observation.category, observation.text)
+        if existing is not None:
+            return UpsertResult("repeated", existing)
+        memory = upsert_store.insert(
+            service=observation.service, category=observation.category, observation=observation.text,
+            confidence=settings.default_confidence, min_confidence=settings.min_confidence,
+            session_id=observation.session_id, tier=observation.tier, now=observation.now, active=False)
+        flags.flag_memory(memory.id, reason, observation.now)
+        history.record_change("created", observation.actor, observation.now, after=memory,
+                              decision=Decision("held back", reason=reason), needs_review=True)
+        return UpsertResult("flagged", memory)

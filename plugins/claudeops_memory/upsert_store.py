@@ -23,6 +23,7 @@ import peewee
 
 from claudeops import db, insert_returning_id, is_row_id, portable_sql
 from claudeops_memory.confidence import clamp_confidence, is_active_confidence
+from claudeops_memory.flags import NOT_FLAGGED_SQL
 from claudeops_memory.models import MEMORY_COLUMNS, MemoryRecord, RowChange, same_service_sql
 
 _SELECT = f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories WHERE "
@@ -79,10 +80,21 @@ def get(memory_id: int, *, lock: bool = False) -> MemoryRecord | None:
 
 
 def inactive_duplicate(service: str | None, category: str, observation: str) -> MemoryRecord | None:
-    """The newest inactive memory of the same service and category with the same text, ignoring case."""
+    """The newest inactive memory of the same service and category with the same text, ignoring case.
+
+    A flagged memory is never one: only an operator may bring it back (:mod:`claudeops_memory.flags`).
+    """
     where, params = same_service_sql(service)
-    found = _records(_SELECT + where + " AND category = ? AND active = 0 AND LOWER(observation) = LOWER(?)"
-                     " ORDER BY id DESC LIMIT 1", (*params, category, observation), lock=True)
+    found = _records(_SELECT + where + " AND category = ? AND active = 0 AND LOWER(observation) = LOWER(?) AND "
+                     + NOT_FLAGGED_SQL + " ORDER BY id DESC LIMIT 1", (*params, category, observation), lock=True)
+    return found[0] if found else None
+
+
+def flagged_duplicate(service: str | None, category: str, observation: str) -> MemoryRecord | None:
+    """The newest flagged memory of the same service and category with the same text, ignoring case."""
+    where, params = same_service_sql(service)
+    found = _records(_SELECT + where + " AND category = ? AND LOWER(observation) = LOWER(?) AND NOT ("
+                     + NOT_FLAGGED_SQL + ") ORDER BY id DESC LIMIT 1", (*params, category, observation))
     return found[0] if found else None
 
 
@@ -129,16 +141,17 @@ def reactivate(memory: MemoryRecord, confidence: float, now: str) -> MemoryRecor
 
 
 def insert(*, service: str | None, category: str, observation: str, confidence: float, min_confidence: float,
-           session_id: int | None, tier: int, now: str) -> MemoryRecord:
-    """Add a new memory (created and last reinforced ``now``), active unless below the threshold.
+           session_id: int | None, tier: int, now: str, active: bool = True) -> MemoryRecord:
+    """Add a new memory (created and last reinforced ``now``), active unless below the threshold or
+    ``active`` is false (a flagged memory, held back for an operator).
 
     The one insert of a memory: markers call it with text their grammar and
     :func:`~claudeops_memory.marker.prepare_observation` already checked, the CLI and the
     dashboard through :func:`claudeops_memory.repository.create_memory`, which checks first.
     """
     value = clamp_confidence(confidence)
-    record = MemoryRecord(0, service, category, observation, value, is_active_confidence(value, min_confidence),
-                          now, now, session_id, tier)
+    record = MemoryRecord(0, service, category, observation, value,
+                          active and is_active_confidence(value, min_confidence), now, now, session_id, tier)
     values = tuple(int(value) if column == "active" else value
                    for column, value in zip(MEMORY_COLUMNS, astuple(record), strict=True))[1:]
     return replace(record, id=insert_returning_id(_INSERT, values))

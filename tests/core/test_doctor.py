@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from claudeops_events.models import MIGRATIONS as EVENT_MIGRATIONS
 from click.testing import CliRunner
 
+from claudeops import counted
 from claudeops.app import App
 from claudeops.cli.group import build_cli
 from claudeops.exit_codes import EXIT_FAILED, EXIT_NEWER_DATABASE, EXIT_OK
@@ -77,7 +79,8 @@ def test_pending_migrations_are_a_note_not_a_failure(tmp_path):
     migrated(tmp_path / "s")  # the core's; the events plugin's are pending
     code, lines = doctor(load(tmp_path / "s", WITH_EVENTS))
     assert code == EXIT_OK
-    assert lines["database"] == [f"ok   database: sqlite:///{tmp_path}/s/claudeops.db is reachable; 1 migration "
+    pending = counted(len(EVENT_MIGRATIONS), "migration")
+    assert lines["database"] == [f"ok   database: sqlite:///{tmp_path}/s/claudeops.db is reachable; {pending} "
                                  "pending, applied by the next command that opens it (or `claudeops doctor --fix` now)"]
 
 
@@ -95,8 +98,8 @@ def test_migrations_of_a_plugin_not_loaded_are_a_note(tmp_path):
     migrated(tmp_path / "s", WITH_EVENTS)
     code, lines = doctor(load(tmp_path / "s"))  # the events plugin disabled or uninstalled since
     assert code == EXIT_OK
-    assert lines["database"][1] == ("ok   database: 1 migration of 'events', a plugin not loaded (disabled or not "
-                                    "installed), left alone")
+    assert lines["database"][1] == (f"ok   database: {counted(len(EVENT_MIGRATIONS), 'migration')} of 'events', a "
+                                    "plugin not loaded (disabled or not installed), left alone")
 
 
 def test_a_plugins_migrations_under_their_former_owner_name_are_not_mistaken_for_newer_ones(tmp_path):

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claudeops.redaction import REDACTED, looks_random, may_hold_secret, redact, redact_secrets
+from claudeops.redaction import REDACTED, Redaction, looks_random, may_hold_secret, redact, redact_secrets
 
 PEM = ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz\n"
        "c2gtZWQyNTUxOQAAACDzW3wX9Vp0vXoYb3Kq\n-----END OPENSSH PRIVATE KEY-----")
@@ -63,6 +63,7 @@ def test_every_kind_of_secret_is_removed_and_named(kind: str, text: str, secret:
     assert kind in result.kinds
     assert REDACTED in result.text
     assert may_hold_secret(text)
+    assert redact_secrets(result.text) == Redaction(result.text)  # redacting twice changes and reports nothing
 
 
 def test_a_redaction_keeps_what_kind_of_secret_it_was() -> None:
@@ -88,6 +89,10 @@ NOT_SECRETS = [
     "model claude-haiku-4-5-20251001 at 2026-01-01T00:00:00Z from 192.168.1.10:8096",
     "jellyfin takes 60s to start after a restart; check /health before declaring it down",
     "the password prompt appears; token expiry is 30 days",  # words, no value assigned
+    "no Claude credentials: set ANTHROPIC_API_KEY in the runner's environment",  # a word about a secret
+    "login failed, password: incorrect; token: expired",
+    "disk-usage-of-the-whole-volume-is-fine and task-0123456789abcdefghij",  # "sk-" inside words
+    '{"type": "result", "usage": {"input_tokens": 1200, "output_tokens": 60}, "api_key_source": "none"}',
     "docker compose -p media ps --format '{{.Names}}'",
 ]
 
@@ -120,4 +125,24 @@ def test_redaction_never_raises_and_may_hold_secret_never_misses(text: str) -> N
     result = redact_secrets(text)
     if result.changed:
         assert may_hold_secret(text)
-    assert redact_secrets(result.text).text == result.text  # idempotent
+    assert redact_secrets(result.text) == Redaction(result.text)  # idempotent, and nothing found the second time
+
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+
+@pytest.mark.parametrize("value", ["Authorization:", "Authorization:\x1f", "token:]]]", f"é{AWS_SECRET}",
+                                   f"\\é{AWS_SECRET}", f"\\\\{AWS_SECRET}", f"line\n{AWS_SECRET}", f"\x1f{AWS_SECRET}"])
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+def test_a_json_escape_stays_whole_and_json_punctuation_is_never_taken_for_a_value(value: str,
+                                                                                  ensure_ascii: bool) -> None:
+    """Found by fuzzing: ``\\u00e9`` before a token, a string ending in ``Authorization:``."""
+    line = json.dumps({"a": value, "b": [1]}, ensure_ascii=ensure_ascii)
+    decoded = json.loads(redact(line))
+    assert decoded["b"] == [1] and AWS_SECRET not in decoded["a"]
+    if AWS_SECRET in value:
+        assert decoded["a"] == value.replace(AWS_SECRET, REDACTED)
+
+
+def test_a_long_token_at_the_very_start_is_judged_too() -> None:
+    assert redact(AWS_SECRET) == REDACTED and redact(f"{AWS_SECRET} and more") == f"{REDACTED} and more"

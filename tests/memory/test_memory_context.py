@@ -7,7 +7,14 @@ import re
 from collections.abc import Callable
 
 from claudeops_memory import repository
-from claudeops_memory.context import build_memory_context, bullet, estimate_tokens, header, plan_memory_context
+from claudeops_memory.context import (
+    MEMORY_FRAMING,
+    build_memory_context,
+    bullet,
+    estimate_tokens,
+    header,
+    plan_memory_context,
+)
 from claudeops_memory.models import CATEGORIES, Memory
 from claudeops_memory.repository import MemoryRecord, injection_status
 from hypothesis import HealthCheck, example, given, settings
@@ -20,10 +27,15 @@ HEADER = re.compile(r"^## Operational Memory \((?:(\d+) of )?(\d+) memories, ~([
 
 
 def _memory_section(memory_app: LoadedApp, tier: int = 1, **fields: object) -> str | None:
+    """The block of the session's memory section (what follows the framing paragraph)."""
     session = memory_app.session(tier=tier, **fields)
     memory_app.app.hook.before_session(session=session)
     sections = [section.text for section in session.ordered_sections() if section.name == "memory"]
-    return sections[0] if sections else None
+    if not sections:
+        return None
+    framing, block = sections[0].split("\n\n", 1)
+    assert framing == MEMORY_FRAMING
+    return block
 
 
 def _header(text: str) -> tuple[int, int, int]:

@@ -190,17 +190,18 @@ def test_a_deletion_keeps_the_decay_already_applied(memory_app: LoadedApp) -> No
 
 
 def test_rewriting_history_text_reaches_every_stored_text_and_is_recorded(memory_app: LoadedApp) -> None:
-    memory = repository.create_memory(category="behavior", observation="Login works with password=hunter2")
-    repository.update_memory(memory.id, observation="Login works with password=hunter2 on port 8080")
+    # a word the redactor does not know (it already keeps real secrets out): the rewrite itself is tested
+    memory = repository.create_memory(category="behavior", observation="Login works with the word opensesame")
+    repository.update_memory(memory.id, observation="Login works with the word opensesame on port 8080")
     repository.delete_memories([memory.id])
 
-    changed = rewrite_history_text(lambda text: text.replace("hunter2", "[REDACTED]"), memory_app.clock.stamp(),
+    changed = rewrite_history_text(lambda text: text.replace("opensesame", "[REDACTED]"), memory_app.clock.stamp(),
                                    "redacted: password assignment")
 
     entries = memory_history(memory.id)
     assert changed == {memory.id: 3}
     stored = " ".join(f"{entry.old_observation} {entry.new_observation} {entry.snapshot}" for entry in entries)
-    assert "hunter2" not in stored and "[REDACTED]" in stored
+    assert "opensesame" not in stored and "[REDACTED]" in stored
     assert (entries[-1].kind, entries[-1].actor, entries[-1].reason) == ("redacted", "redaction",
                                                                          "redacted: password assignment")
     assert rewrite_history_text(lambda text: text, memory_app.clock.stamp(), "nothing") == {}

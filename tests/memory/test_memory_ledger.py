@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from claudeops_memory import repository
-from claudeops_memory.context import estimate_tokens
+from claudeops_memory.context import MEMORY_FRAMING, estimate_tokens
 from claudeops_memory.ledger import NEVER_INJECTED, InjectionCount, injection_counts, session_injection
 from memory_helpers import LoadedApp
 
@@ -21,7 +21,9 @@ def test_a_session_start_records_the_memories_injected_with_their_rank_and_the_b
     ledger = session_injection(session.id)
 
     assert ledger is not None
-    [block] = [section.text for section in session.prompt_sections if section.name == "memory"]
+    [section] = [section.text for section in session.prompt_sections if section.name == "memory"]
+    block = section.removeprefix(MEMORY_FRAMING + "\n\n")  # the budget (and the ledger) count the block only
+    assert block != section
     assert (ledger.tokens, ledger.budget_tokens, ledger.qualifying) == (estimate_tokens(block), 2000, 2)
     assert ledger.injected == ((1, high.id), (2, low.id))
     assert ledger.cut == () and ledger.cut_unlisted == 0

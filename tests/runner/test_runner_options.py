@@ -57,6 +57,12 @@ def test_configured_cwd_setting_sources_and_budget_reach_the_options(runner_app,
                                                                              ["project"], None)
 
 
+def test_the_cli_keeps_no_copy_of_the_conversation_of_its_own(runner_app, make_session):
+    """Its session files under claude-config/projects/ would be an unredacted transcript (issue 12)."""
+    options = build_options(make_session(1, runner_app.config.tier(1).model), pre_tool_use=None)
+    assert options.extra_args == {"no-session-persistence": None}
+
+
 def test_sections_are_appended_to_the_claude_code_preset_in_order(runner_app, make_session):
     session = make_session(1, runner_app.config.tier(1).model)
     session.add_prompt_section("memory", "## Memory", 40)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pluggy
 
-from claudeops import Config, MarkerRegistry
+from claudeops import Config, MarkerRegistry, NotableEvent
 from claudeops_web.contributions import WebContributions
 from claudeops_web.settings import WebSettings
 
@@ -30,6 +30,11 @@ class WebContext:
     def section(self, name: str) -> Any:
         """Another plugin's settings section (``web.section("memory").budget_tokens``)."""
         return self.config.section(name)
+
+    def record_event(self, event: NotableEvent) -> None:
+        """Tell every ``record_event`` implementation about something that happened in the dashboard."""
+        if self.hook is not None:
+            self.hook.record_event(event=event)
 
     @property
     def auth_enabled(self) -> bool:

@@ -4,6 +4,9 @@ Assistant text is shown as written, with markers highlighted (malformed ones too
 operator sees why nothing was recorded); tool calls, tool results, thinking and prompts are
 collapsible. The file is read from a byte offset up to its last complete line, so a running
 session's page can fetch only what was appended since the last poll.
+
+What is read is redacted again before it is shown: the runner writes transcripts redacted, but a
+file written by an older version (or copied in from elsewhere) must not put a secret on a page.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from claudeops import MAX_LINE_CHARS, MarkerRegistry, counted
+from claudeops import MAX_LINE_CHARS, MarkerRegistry, counted, may_hold_secret, redact
 
 CHUNK_BYTES = 2_000_000
 """At most this much transcript per response; the page fetches the rest right after."""
@@ -70,7 +73,10 @@ def read_transcript(path: str | None, markers: MarkerRegistry, offset: int = 0,
         complete = data  # one line longer than a chunk: show it cut rather than never
     chunk = TranscriptChunk(start=offset, end=offset + len(complete))
     chunk.more = len(data) == limit and chunk.end < size  # stopped at the limit, not at a partial line
-    for raw in complete.decode("utf-8", errors="replace").splitlines():
+    text = complete.decode("utf-8", errors="replace")
+    if may_hold_secret(text):
+        text = redact(text)
+    for raw in text.splitlines():
         if raw.strip():
             chunk.items.extend(items_from_line(raw, markers))
     return chunk

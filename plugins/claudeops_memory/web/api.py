@@ -20,7 +20,9 @@ from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 
 from claudeops import MAX_ROW_ID, MAX_SERVICE_LENGTH, db
 from claudeops_memory import repository
+from claudeops_memory.flags import flag_reasons
 from claudeops_memory.models import CATEGORIES
+from claudeops_memory.operator_text import warn_if_redacted, without_secrets
 from claudeops_memory.repository import MemoryRecord
 from claudeops_memory.settings import MAX_OBSERVATION_CHARS, SECTION, MemorySettings
 from claudeops_memory.web import forms
@@ -28,9 +30,11 @@ from claudeops_memory.web import forms
 
 @dataclass(frozen=True)
 class MemoryOut(MemoryRecord):
-    """A memory plus why it is (not) in the prompt now: injected, over budget, below threshold, inactive."""
+    """A memory plus why it is (not) in the prompt now: injected, over budget, below threshold, inactive
+    or flagged; for a flagged memory, ``flag`` says why it is held back until an operator activates it."""
 
     injection: str
+    flag: str | None = None
 
 
 # What the OpenAPI document says each field accepts; the repository still enforces the rules
@@ -91,7 +95,9 @@ def _settings(web: WebContext) -> MemorySettings:
 def _out(web: WebContext, memories: list[MemoryRecord]) -> list[MemoryOut]:
     settings = _settings(web)
     status = repository.injection_status(memories, settings.budget_tokens, settings.min_confidence)
-    return [MemoryOut(**memory.as_row(), injection=status[memory.id]) for memory in memories]
+    reasons = flag_reasons(memory.id for memory in memories if not memory.active)
+    return [MemoryOut(**memory.as_row(), injection=status[memory.id], flag=reasons.get(memory.id))
+            for memory in memories]
 
 
 def _one(web: WebContext, memory: MemoryRecord) -> MemoryOut:
@@ -133,11 +139,13 @@ def create_memory(web: NamedDependency[WebContext], data: JSONBody[MemoryIn]) ->
     """Add an operator memory (``session_id`` null); confidence defaults to ``memory.default_confidence``."""
     settings = _settings(web)
     confidence = settings.default_confidence if data.confidence is None else data.confidence
+    observation, secrets = without_secrets(data.observation)
     with db.connection_context(), operator_errors():
-        memory = repository.create_memory(category=data.category, observation=data.observation, service=data.service,
-                                          confidence=confidence, session_id=None,
+        memory = repository.create_memory(category=data.category, observation=observation or "",
+                                          service=data.service, confidence=confidence, session_id=None,
                                           min_confidence=settings.min_confidence,
                                           max_chars=settings.max_observation_chars)
+        warn_if_redacted(web.record_event, secrets, f"memory #{memory.id}, added by an operator through the API")
         return _one(web, memory)
 
 
@@ -148,10 +156,13 @@ def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int],
     if data.observation is None and data.confidence is None and data.active is None:
         return _existing(web, memory_id)  # nothing to change, not even the time it was last updated
     settings = _settings(web)
+    observation, secrets = without_secrets(data.observation)
     with db.connection_context(), operator_errors():
-        memory = repository.update_memory(memory_id, observation=data.observation, confidence=data.confidence,
+        memory = repository.update_memory(memory_id, observation=observation, confidence=data.confidence,
                                           active=data.active, min_confidence=settings.min_confidence,
                                           max_chars=settings.max_observation_chars)
+        warn_if_redacted(web.record_event, secrets,
+                         f"the new text of memory #{memory.id}, edited by an operator through the API")
         return _one(web, memory)
 
 

@@ -27,6 +27,8 @@ from litestar.response import Redirect, Template
 from claudeops import counted, db
 from claudeops_memory import repository
 from claudeops_memory.context import plan_memory_context
+from claudeops_memory.flags import flag_reasons
+from claudeops_memory.operator_text import warn_if_redacted, without_secrets
 from claudeops_memory.repository import CATEGORIES, GENERAL, MemoryRecord
 from claudeops_memory.session_report import session_report, told_summary
 from claudeops_memory.settings import SECTION, MemorySettings
@@ -58,6 +60,7 @@ def _table_context(web: WebContext, service: str | None, category: str | None, s
         memories = repository.list_memories(service=service, category=category, limit=current.size,
                                             offset=current.offset, **filters)
     return {"memories": memories, "statuses": _statuses(web, memories),
+            "flags": flag_reasons(memory.id for memory in memories if not memory.active),
             "page": current, "service": service, "category": category, "show": show,
             "categories": CATEGORIES, "general": GENERAL, "min_confidence": _settings(web).min_confidence}
 
@@ -90,7 +93,7 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
 def create_memory(request: HTMXRequest, web: NamedDependency[WebContext], data: FormData) -> Response[Any]:
     """Add an operator memory (``session_id`` NULL); ``service`` empty or ``general`` means general."""
     settings = _settings(web)
-    observation = forms.text_field(data, "observation")
+    observation, secrets = without_secrets(forms.text_field(data, "observation"))
     if observation is None or not observation.strip():
         raise ValidationException("observation is required: what should the agent remember?")
     confidence = forms.confidence_field(data)
@@ -100,6 +103,7 @@ def create_memory(request: HTMXRequest, web: NamedDependency[WebContext], data: 
             service=forms.text_field(data, "service"),
             confidence=settings.default_confidence if confidence is None else confidence,
             session_id=None, min_confidence=settings.min_confidence, max_chars=settings.max_observation_chars)
+        warn_if_redacted(web.record_event, secrets, f"memory #{memory.id}, added by an operator in the dashboard")
         shown_at = _shown_at(web, memory)
     if not request.htmx:
         return Redirect(shown_at, status_code=303)
@@ -121,7 +125,8 @@ def _shown_at(web: WebContext, memory: MemoryRecord) -> str:
 
 def _row(web: WebContext, memory: MemoryRecord, editing: bool = False) -> Template:
     context = {"memory": memory, "status": _statuses(web, [memory])[memory.id],
-               "min_confidence": _settings(web).min_confidence, "editing": editing}
+               "min_confidence": _settings(web).min_confidence, "editing": editing,
+               "flag": flag_reasons([memory.id]).get(memory.id)}
     return Template("memories/partials/row.html", context=context)
 
 
@@ -179,7 +184,7 @@ def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int], da
     Raising the confidence to the threshold or above reactivates an inactive memory.
     """
     settings = _settings(web)
-    observation = forms.text_field(data, "observation")
+    observation, secrets = without_secrets(forms.text_field(data, "observation"))
     confidence = forms.confidence_field(data)
     active = forms.bool_field(data, "active")
     if observation is None and confidence is None and active is None:
@@ -188,6 +193,8 @@ def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int], da
         memory = repository.update_memory(memory_id, observation=observation, confidence=confidence,
                                           active=active, min_confidence=settings.min_confidence,
                                           max_chars=settings.max_observation_chars)
+        warn_if_redacted(web.record_event, secrets,
+                         f"the new text of memory #{memory.id}, edited by an operator in the dashboard")
         return _row(web, memory)
 
 
