@@ -13,19 +13,32 @@ The hooks themselves are declared in :mod:`claudeops.hookspecs`.
 
 from claudeops.app import App
 from claudeops.cli.context import AppState, fail, open_store_or_fail, pass_app, refuse_to_overwrite
+from claudeops.cli.doctor import Check as DoctorCheck
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
 from claudeops.config import Config, ConfigError, parse_flag, setting
-from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXIT_OK, EXIT_USAGE
+from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LOCKED, EXIT_OK, EXIT_REFUSED, EXIT_USAGE
 from claudeops.hookspecs import hookimpl
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
+from claudeops.notable import (
+    COOLDOWN_REFUSED,
+    EVENT_KINDS,
+    FINDING,
+    REVIEW_ITEM,
+    SERVICE_STATUS_OF_LEVEL,
+    SESSION_FAILED,
+    SESSION_INTERRUPTED,
+    START_REFUSED,
+    UNKNOWN_STATUS,
+    NotableEvent,
+    ServiceStatus,
+)
 from claudeops.notable import LEVELS as EVENT_LEVELS
-from claudeops.notable import SERVICE_STATUS_OF_LEVEL, UNKNOWN_STATUS, NotableEvent, ServiceStatus
 from claudeops.plugins import PluginError, plugin_failure
 from claudeops.redaction import Redaction, redact, redact_secrets
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
-from claudeops.session import EscalationRequest, Handoff, Outcome, Session
+from claudeops.session import EscalationRequest, Handoff, Outcome, Run, RunOutcome, Session
 from claudeops.session_rows import STATUSES as SESSION_STATUSES
-from claudeops.session_rows import SessionRow, count_sessions, get_session_dict, session_dicts
+from claudeops.session_rows import SessionRow, count_sessions, get_session_dict, session_dicts, spend_since
 from claudeops.store import (
     MAX_ROW_ID,
     BaseModel,
@@ -45,18 +58,26 @@ from claudeops.version import __version__
 from claudeops.wording import counted, one_line
 
 __all__ = [
+    "COOLDOWN_REFUSED",
+    "EVENT_KINDS",
     "EVENT_LEVELS",
     "EXIT_FAILED",
     "EXIT_INTERRUPTED",
     "EXIT_LOCKED",
     "EXIT_OK",
+    "EXIT_REFUSED",
     "EXIT_USAGE",
+    "FINDING",
     "MARKER_SERVICE",
     "MAX_LINE_CHARS",
     "MAX_ROW_ID",
     "MAX_SERVICE_LENGTH",
+    "REVIEW_ITEM",
     "SERVICE_STATUS_OF_LEVEL",
+    "SESSION_FAILED",
+    "SESSION_INTERRUPTED",
     "SESSION_STATUSES",
+    "START_REFUSED",
     "UNKNOWN_STATUS",
     "App",
     "AppState",
@@ -64,6 +85,7 @@ __all__ = [
     "Clock",
     "Config",
     "ConfigError",
+    "DoctorCheck",
     "EscalationRequest",
     "FakeClock",
     "Handoff",
@@ -75,6 +97,8 @@ __all__ = [
     "Outcome",
     "PluginError",
     "Redaction",
+    "Run",
+    "RunOutcome",
     "ServiceStatus",
     "Session",
     "SessionRow",
@@ -107,6 +131,7 @@ __all__ = [
     "session_dicts",
     "setting",
     "simple_commands",
+    "spend_since",
     "to_timestamp",
     "unquoted",
     "utc_now",

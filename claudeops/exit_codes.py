@@ -11,6 +11,7 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_LOCKED = 75  # EX_TEMPFAIL: "try again later", which is exactly the situation
+EXIT_REFUSED = 77  # EX_NOPERM: the run was not permitted to start a session (a spend cap)
 EXIT_INTERRUPTED = 130
 
 EXIT_MEANINGS = {
@@ -18,6 +19,7 @@ EXIT_MEANINGS = {
     EXIT_FAILED: "a session failed, or the database could not be opened or written",
     EXIT_USAGE: "usage or configuration error",
     EXIT_LOCKED: "another run holds the lock (EX_TEMPFAIL: try later)",
+    EXIT_REFUSED: "a session was not started: a plugin refused it, e.g. a spend cap was reached (EX_NOPERM)",
     EXIT_INTERRUPTED: "interrupted (SIGTERM/SIGINT; the session is recorded as interrupted)",
 }
 """What each status of ``claudeops run`` means, as its help and docs/runner.md say it."""

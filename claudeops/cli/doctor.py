@@ -11,6 +11,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import click
 
@@ -83,9 +84,12 @@ def run_checks(state: AppState) -> Iterator[Check]:
         app = state.app
         yield Check("config", True, f"loaded from {app.config.raw.label}")
         yield from (Check("config", True, warning, warning=True) for warning in app.config.warnings)
-        yield from _state_and_store_checks(app)
+        store = list(_state_and_store_checks(app))
+        yield from store
         yield from _plugin_checks(app)
         yield check_prompts(app.config)
+        if all(check.ok for check in store):
+            yield from _contributed_checks(app)
     cli_path = find_claude_cli()
     yield Check("claude cli", cli_path is not None,
                 str(cli_path) if cli_path else "Claude Code CLI not found; reinstall claude-agent-sdk")
@@ -100,6 +104,16 @@ def _plugin_checks(app: App) -> Iterator[Check]:
     else:
         yield Check("plugins", True, f"loaded: {', '.join(name for name, _ in app.pm.list_name_plugin())}")
     yield from (Check("plugins", True, warning, warning=True) for warning in report.warnings)
+
+
+def _contributed_checks(app: App) -> Iterator[Check]:
+    """Each plugin's ``doctor_checks`` (spend so far, notification targets, the ping); one that raises is a FAIL."""
+    for impl in reversed(app.pm.hook.doctor_checks.get_hookimpls()):
+        try:
+            checks = impl.function(*[{"config": app.config}[name] for name in impl.argnames])
+            yield from cast("list[Check]", checks or [])
+        except Exception as exc:
+            yield Check(impl.plugin_name, False, f"doctor check failed: {type(exc).__name__}: {exc}")
 
 
 def _state_and_store_checks(app: App) -> Iterator[Check]:

@@ -98,9 +98,9 @@ def test_an_existing_sessions_table_gains_the_new_columns_and_keeps_its_rows(dat
     database.execute_sql("INSERT INTO sessions (tier, model, trigger, status, started_at, duration_ms) "
                          "VALUES (1, 'haiku', 'scheduled', 'completed', '2026-01-01T00:00:00Z', 4200)")
     assert [step.name for step in apply_migrations([("core", CORE_MIGRATIONS)])] == [
-        "0002_add_duration_api_ms", "0003_add_runner", "0004_owners_named_by_section"]
+        "0002_add_duration_api_ms", "0003_add_runner", "0004_owners_named_by_section", "0005_add_replayed"]
     row = SessionRow.get()
-    assert (row.duration_ms, row.duration_api_ms, row.runner) == (4200, None, None)
+    assert (row.duration_ms, row.duration_api_ms, row.runner, row.replayed) == (4200, None, None, False)
 
 
 def test_plugins_migrations_recorded_under_their_old_owner_names_are_not_applied_again(database):
@@ -111,6 +111,6 @@ def test_plugins_migrations_recorded_under_their_old_owner_names_are_not_applied
     apply_migrations(first_release)
     events = [("events", [Migration("0001_create_events", create("events"))])]
     assert [step.name for step in apply_migrations([("core", CORE_MIGRATIONS), *events])] == [
-        "0004_owners_named_by_section"]
+        "0004_owners_named_by_section", "0005_add_replayed"]
     assert {(row.owner, row.name) for row in migration_status(events)} == {("events", "0001_create_events")}
     assert all(row.applied_at for row in migration_status(events))
