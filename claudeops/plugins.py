@@ -35,6 +35,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "claudeops_events",
     "claudeops_cooldowns",
     "claudeops_memory",
+    "claudeops_notify",
     "claudeops_web",
 )
 """Built-in plugins by the name they are registered (and disabled) under."""
