@@ -165,7 +165,14 @@ def _why(service: Any, timeout: float) -> str:
 
 
 def _apprise() -> Any:
-    import apprise
+    """The ``apprise`` module, its records kept from the process's logging (they name URLs).
 
-    logging.getLogger("apprise").propagate = False  # its records name URLs; see the module docstring
+    Both the logger of that name and the object Apprise's services log through are silenced:
+    they are one object unless the logging registry was rebuilt after Apprise was imported.
+    """
+    logging.getLogger("apprise").propagate = False  # before the import: importing logs too
+    import apprise
+    from apprise.logger import logger as services_logger
+
+    services_logger.propagate = False
     return apprise

@@ -37,7 +37,7 @@ from claudeops import (
     to_timestamp,
 )
 from claudeops_notify import outages, repository
-from claudeops_notify.delivery import Message, deliver
+from claudeops_notify.delivery import FAILED, Message, deliver
 from claudeops_notify.messages import (
     SessionFacts,
     cooldown_notice,
@@ -169,9 +169,13 @@ def _send_one(notice: Notice, suppressed: str | None, targets: list[Target], set
         log.info("notification %r suppressed: %s", notice.title, reason)
         return
     notification_id = repository.record(notice, now)
-    delivery = deliver(receivers, Message(notice.title, notice.body, notice.level), timeout=settings.timeout_seconds,
-                       retries=settings.retries, deadline=deadline)
-    sent_at = now if delivery.outcome != "failed" else None
+    try:
+        delivery = deliver(receivers, Message(notice.title, notice.body, notice.level),
+                           timeout=settings.timeout_seconds, retries=settings.retries, deadline=deadline)
+    except Exception as exc:  # recorded as failed, never left pending
+        repository.settle(notification_id, FAILED, f"delivery failed: {type(exc).__name__}", 0, None)
+        raise
+    sent_at = now if delivery.outcome != FAILED else None
     repository.settle(notification_id, delivery.outcome, delivery.reason, delivery.attempts, sent_at)
 
 

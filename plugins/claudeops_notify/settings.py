@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from claudeops import Config, setting
+from claudeops import Config, ConfigError, setting
 
 SECTION = "notify"
 
@@ -61,6 +61,9 @@ def validate(config: Config) -> None:
         config.require(getattr(settings, name) >= 0, f"{SECTION}.{name}", "0 or more")
     config.require(settings.timeout_seconds > 0, f"{SECTION}.timeout_seconds", "more than 0")
     config.require(0 <= settings.retries <= 10, f"{SECTION}.retries", "between 0 and 10")
-    for url in settings.urls:
-        # no URL in the message: a typo'd token is still a secret
-        config.require("://" in url, f"{SECTION}.urls", "Apprise URLs (scheme://…)", item="an entry without '://'")
+    from claudeops_notify.targets import TargetError, load_targets  # no Apprise: only the syntax is checked
+
+    try:
+        load_targets(settings.urls, "")
+    except TargetError as exc:  # names the entry by position: a mistyped token is still a secret
+        raise ConfigError(f"{config.sources[f'{SECTION}.urls']}: {exc}") from None

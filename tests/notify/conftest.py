@@ -33,15 +33,16 @@ def alerts(http_receiver: HTTPReceiver) -> Callable[[], list[dict[str, Any]]]:
 def replay_texts(request: pytest.FixtureRequest, make_claudeops_app: AppFactory,
                  claudeops_clock: FakeClock) -> Callable[..., list[Any]]:
     """``replay_texts("[EVENT:critical:jellyfin] down", tier=1)``: one scripted session (and its
-    escalations, one script per tier) through the whole runner on the fake clock, in the test's
-    app (the last one ``make_claudeops_app`` built); the reports."""
-    def run(*scripts: str | list[Any], tier: int = 1, **fields: Any) -> list[Any]:
+    escalations: one script per tier, each a text, a list of steps or a ``ScriptTransport``) through
+    the whole runner on the fake clock, in the test's app (the last one ``make_claudeops_app``
+    built); the reports."""
+    def run(*scripts: str | list[Any] | ScriptTransport, tier: int = 1, **fields: Any) -> list[Any]:
         app = make_claudeops_app.built[-1] if make_claudeops_app.built else request.getfixturevalue("claudeops_app")
-        steps = [script if isinstance(script, list) else [script] for script in scripts]
-        queue = list(steps)
+        queue = [script if isinstance(script, ScriptTransport)
+                 else ScriptTransport(script if isinstance(script, list) else [script], seed=str(number))
+                 for number, script in enumerate(scripts)]
         run_request = RunRequest(tier=tier, clock=claudeops_clock, trigger="replay",
-                                 transport_factory=lambda _tier: ScriptTransport(queue.pop(0), seed=str(len(queue))),
-                                 **fields)
+                                 transport_factory=lambda _tier: queue.pop(0), **fields)
         return run_chain(app, run_request)
 
     return run
