@@ -10,10 +10,12 @@ only wires them to the hooks, exactly as a third-party plugin would.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import click
 
 from claudeops import Config, Session, counted, hookimpl
+from claudeops_memory import figures
 from claudeops_memory.cli import memories_group
 from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
@@ -69,3 +71,13 @@ def judge_memory_relation(existing: str, new: str, service: str | None) -> str:
 @hookimpl
 def register_commands(cli: click.Group) -> None:
     cli.add_command(memories_group)
+
+
+@hookimpl
+def digest_lines(since: str, until: str) -> list[str]:
+    return figures.digest_lines(since, until)
+
+
+@hookimpl
+def collect_metrics() -> list[Any]:
+    return figures.memory_metrics()
