@@ -34,6 +34,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "claudeops.escalation",
     "claudeops_events",
     "claudeops_cooldowns",
+    "claudeops_health",
     "claudeops_memory",
     "claudeops_notify",
     "claudeops_web",

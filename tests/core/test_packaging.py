@@ -25,8 +25,8 @@ from claudeops.cli.group import build_cli
 from claudeops.runner.prompts import load_tier_prompt
 
 report = {}
-for name in ("claudeops", "claudeops_memory", "claudeops_events", "claudeops_cooldowns", "claudeops_notify",
-             "claudeops_web"):
+for name in ("claudeops", "claudeops_memory", "claudeops_events", "claudeops_cooldowns", "claudeops_health",
+             "claudeops_notify", "claudeops_web"):
     root = pathlib.Path(importlib.import_module(name).__file__).parent
     report[name] = sorted(str(path.relative_to(root)) for path in root.rglob("*")
                           if path.suffix in {".html", ".css", ".js"})
@@ -72,5 +72,6 @@ def test_wheel_in_a_fresh_venv_imports_like_the_editable_install(tmp_path):
     from_editable = resources(Path(sys.executable), tmp_path / "b" / "state")
     assert from_wheel == from_editable
     assert {plugin["name"] for plugin in from_wheel["plugins"]} >= {
-        "claudeops_memory", "claudeops_events", "claudeops_cooldowns", "claudeops_notify", "claudeops_web"}
+        "claudeops_memory", "claudeops_events", "claudeops_cooldowns", "claudeops_health", "claudeops_notify",
+        "claudeops_web"}
     assert all(size > 1000 for size in from_wheel["prompts"].values())
