@@ -260,8 +260,11 @@ def digest_lines(since: str, until: str) -> list[str] | None:
 
 
 @hookspec
-def collect_metrics() -> list[Metric] | None:
+def collect_metrics(config: Config) -> list[Metric] | None:
     """Prometheus metric families for ``/metrics``, read from the plugin's own tables now.
+
+    ``config`` is the configuration the dashboard was started with (a plugin reports its caps
+    or limits from its section).
 
     Return ``prometheus_client.core`` families (``GaugeMetricFamily``, ``CounterMetricFamily``,
     ``HistogramMetricFamily``) named ``claudeops_…``; called per scrape inside an open database

@@ -32,6 +32,7 @@ ENTRY_POINT_GROUP = "claudeops"
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "claudeops.environment",
     "claudeops.escalation",
+    "claudeops_budget",
     "claudeops_events",
     "claudeops_cooldowns",
     "claudeops_health",

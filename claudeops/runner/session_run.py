@@ -305,6 +305,9 @@ class SessionRun:
         """Decide escalation, record the row, tell ``after_session``, report."""
         note = None
         if session.escalation is not None and status in ("completed", "failed", "interrupted"):
+            if state.result is not None:  # what this session spent counts before the next tier is judged
+                cost = state.result.total_cost_usd
+                write_patiently(lambda: _set_cost(session.id, cost), f"recording the cost of session #{session.id}")
             note = await verdict(session)
             if note is not None:
                 _record_event(session, "info", f"escalation to tier {session.tier + 1} suppressed ({note}): "
@@ -351,6 +354,11 @@ class SessionRun:
                     model=state.model or session.model)
 
         write_patiently(update, f"recording how session #{session.id} ended")
+
+
+def _set_cost(session_id: int, cost: float | None) -> None:
+    with db.atomic():
+        update_session_row(session_id, cost_usd=cost)
 
 
 def _log_end(report: SessionReport) -> None:

@@ -25,6 +25,7 @@ PLUGIN_PACKAGES = {
     "claudeops_cooldowns": REPO / "plugins" / "claudeops_cooldowns",
     "claudeops_notify": REPO / "plugins" / "claudeops_notify",
     "claudeops_health": REPO / "plugins" / "claudeops_health",
+    "claudeops_budget": REPO / "plugins" / "claudeops_budget",
     "claudeops_web": REPO / "web" / "claudeops_web",
     "claudeops_ticket": REPO / "examples" / "claudeops-ticket" / "claudeops_ticket",
     "claudeops.default_plugins": CORE / "default_plugins",
