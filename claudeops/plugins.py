@@ -37,6 +37,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "claudeops_cooldowns",
     "claudeops_health",
     "claudeops_memory",
+    "claudeops_metrics",
     "claudeops_notify",
     "claudeops_web",
 )

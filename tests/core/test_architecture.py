@@ -26,6 +26,7 @@ PLUGIN_PACKAGES = {
     "claudeops_notify": REPO / "plugins" / "claudeops_notify",
     "claudeops_health": REPO / "plugins" / "claudeops_health",
     "claudeops_budget": REPO / "plugins" / "claudeops_budget",
+    "claudeops_metrics": REPO / "plugins" / "claudeops_metrics",
     "claudeops_web": REPO / "web" / "claudeops_web",
     "claudeops_ticket": REPO / "examples" / "claudeops-ticket" / "claudeops_ticket",
     "claudeops.default_plugins": CORE / "default_plugins",

@@ -36,7 +36,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
     """The dashboard for a loaded :class:`~claudeops.app.App` whose store is open."""
     settings = app.config.section("web")
     contributions = collect_contributions(app.pm)
-    web = WebContext(app.config, settings, contributions, app.markers)
+    web = WebContext(app.config, settings, contributions, app.markers, app.hook)
     htmx = assets.locate_htmx(settings)
     environment = build_environment(contributions.template_dirs, {
         "nav": contributions.sorted_nav(),

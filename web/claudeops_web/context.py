@@ -16,12 +16,14 @@ from claudeops_web.settings import WebSettings
 
 @dataclass(frozen=True)
 class WebContext:
-    """The loaded configuration, the ``[web]`` settings, plugin contributions and marker types."""
+    """The loaded configuration, the ``[web]`` settings, plugin contributions, marker types and the hooks."""
 
     config: Config
     settings: WebSettings
     contributions: WebContributions
     markers: MarkerRegistry
+    hook: Any = None
+    """The plugin manager's hook relay, for pages that ask every plugin (``/metrics``: ``collect_metrics``)."""
 
     def section(self, name: str) -> Any:
         """Another plugin's settings section (``web.section("memory").budget_tokens``)."""
