@@ -102,7 +102,7 @@ redirect to the login form)."""
 
 
 def answers_machines(request: Request[Any, Any, Any]) -> bool:
-    handler = request.scope.get("route_handler")
+    handler: Any = request.scope.get("route_handler")  # absent when no route matched
     return bool(handler is not None and handler.opt.get(MACHINE_READABLE))
 
 
