@@ -8,7 +8,7 @@ import time
 from claudeops_notify.repository import list_notifications
 from notify_helpers import ALERTS, outcomes
 
-from claudeops import hookimpl
+from claudeops import REVIEW_ITEM, hookimpl
 from claudeops.runner.script import ScriptTransport, bash
 
 
@@ -124,3 +124,28 @@ def test_a_plugin_can_hold_back_a_services_notifications(make_claudeops_app, rep
     assert [message["title"] for message in alerts()] == ["nextcloud is down"]
     held = [(title, reason) for title, outcome, reason in outcomes() if outcome == "suppressed"]
     assert held == [("jellyfin is down", "suppressed by a plugin: jellyfin is in maintenance until 14:00")]
+
+
+def test_a_review_item_recorded_in_a_session_notifies_the_operator(replay_texts, alerts, register_plugin):
+    class ReviewQueue:
+        """Stands in for the memory review queue: it reports each item as an event of kind review_item."""
+
+        @hookimpl
+        def on_assistant_text(self, session, text: str) -> None:
+            if "contradicts" in text:
+                session.record_event("info", "memory #7 contradicted by memory #9 (jellyfin timing)", "jellyfin",
+                                     kind=REVIEW_ITEM)
+
+    register_plugin(ReviewQueue(), "review-queue")
+    replay_texts("This contradicts what we knew.")
+    [message] = alerts()
+    assert message["title"] == "memory review: an item waits for you"
+    assert "memory #7 contradicted by memory #9" in message["message"]
+
+
+def test_what_a_message_quotes_goes_through_the_one_redaction_function(replay_texts, alerts):
+    key = "sk-ant-api03-" + "Zx9" * 20
+    replay_texts(f"[EVENT:critical:jellyfin] login fails with {key} in its config")
+    [message] = alerts()
+    assert key not in message["message"] and "sk-ant-***" in message["message"]
+    assert key not in list_notifications()[0].body
