@@ -56,7 +56,9 @@ def current_spend(now: datetime, settings: BudgetSettings) -> list[Spend]:
 
 
 def refusal(now: datetime, settings: BudgetSettings) -> str | None:
-    """Why no session may start now (a cap reached), or ``None``."""
+    """Why no session may start now (a cap reached), or ``None``; no query at all without a cap."""
+    if settings.daily_usd <= 0 and settings.monthly_usd <= 0:
+        return None
     for spend in current_spend(now, settings):
         if spend.reached:
             local = datetime.fromisoformat(spend.since.replace("Z", "+00:00")).astimezone()

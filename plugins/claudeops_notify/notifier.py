@@ -33,6 +33,7 @@ from claudeops import (
     RunOutcome,
     ServiceStatus,
     Session,
+    canonical_service,
     from_timestamp,
     to_timestamp,
 )
@@ -118,7 +119,7 @@ def _outage_decisions(session: Session, facts: SessionFacts, settings: NotifySet
         return
     statuses = _statuses(session)
     for service in services:
-        status = statuses.get(str(service).lower())
+        status = statuses.get(canonical_service(str(service)))
         if status is None:
             continue
         news = outages.observe(status, EVENT_THRESHOLDS[settings.events], now,
