@@ -83,6 +83,8 @@ def _request(ping: Ping, timeout: float, outcome: list[str]) -> None:
     except (urllib.error.URLError, OSError) as exc:  # the reason, never the URL: it holds the check's secret
         reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
         outcome.append(type(reason).__name__ if not str(reason) else one_line(str(reason))[:120])
+    except Exception as exc:  # a malformed URL (http.client.InvalidURL quotes it): the error's name only
+        outcome.append(f"{type(exc).__name__} (check health.ping_url)")
 
 
 def _joined(url: str, suffix: str) -> str:

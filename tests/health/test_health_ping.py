@@ -107,3 +107,10 @@ def test_doctor_says_whether_the_switch_is_set(invoke_cli, make_claudeops_app, p
     make_claudeops_app({"CLAUDEOPS_HEALTH_PING_URL": ""})
     line = next(line for line in invoke_cli("doctor").output.splitlines() if " health:" in line)
     assert line.startswith("warn health: no health.ping_url: nobody notices if cron stops running claudeops")
+
+
+def test_a_malformed_ping_url_is_a_logged_warning_without_the_url(make_claudeops_app, caplog):
+    app = make_claudeops_app({"CLAUDEOPS_HEALTH_PING_URL": "http://127.0.0.1:notaport-s3cr3t/ping"})
+    before_run(run=run_info(app))
+    assert "dead-man's switch ping (start) failed: InvalidURL (check health.ping_url)" in caplog.text
+    assert "s3cr3t" not in caplog.text
