@@ -22,6 +22,7 @@ from claudeops.cli.context import (
     pass_app,
     refuse_to_overwrite,
 )
+from claudeops.cli.doctor import Check as DoctorCheck
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
 from claudeops.config import Config, ConfigError, parse_flag, setting
 from claudeops.directives import directive_reason, find_directives
@@ -32,6 +33,7 @@ from claudeops.exit_codes import (
     EXIT_LOCKED,
     EXIT_NEWER_DATABASE,
     EXIT_OK,
+    EXIT_REFUSED,
     EXIT_USAGE,
 )
 from claudeops.hookspecs import hookimpl
@@ -39,8 +41,20 @@ from claudeops.inventory import KINDS as INVENTORY_KINDS
 from claudeops.inventory import Inventory, InventoryService
 from claudeops.maintenance import Pause, end_pauses, is_paused, pause_service, paused_services, pauses_in_force
 from claudeops.markers import MAX_LINE_CHARS, Marker, MarkerRegistry, MarkerType
+from claudeops.notable import (
+    COOLDOWN_REFUSED,
+    EVENT_KINDS,
+    FINDING,
+    REVIEW_ITEM,
+    SERVICE_STATUS_OF_LEVEL,
+    SESSION_FAILED,
+    SESSION_INTERRUPTED,
+    START_REFUSED,
+    UNKNOWN_STATUS,
+    NotableEvent,
+    ServiceStatus,
+)
 from claudeops.notable import LEVELS as EVENT_LEVELS
-from claudeops.notable import SERVICE_STATUS_OF_LEVEL, UNKNOWN_STATUS, NotableEvent, ServiceStatus
 from claudeops.ops_dir import OpsDir, OpsDocument, read_ops_dir
 from claudeops.plugins import PluginError, plugin_failure
 from claudeops.redaction import Redaction, may_hold_secret, redact, redact_secrets
@@ -48,9 +62,9 @@ from claudeops.redaction_ledger import redaction_warning
 from claudeops.runner.launch import LaunchError, RunBusy, RunOrder, StartedRun, StopRefused, start_run, stop_session
 from claudeops.runner.lock import lock_holder
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
-from claudeops.session import EscalationRequest, Handoff, Outcome, Session, SessionDetail
+from claudeops.session import EscalationRequest, Handoff, Outcome, Run, RunOutcome, Session, SessionDetail
 from claudeops.session_rows import STATUSES as SESSION_STATUSES
-from claudeops.session_rows import SessionRow, count_sessions, get_session_dict, session_dicts
+from claudeops.session_rows import SessionRow, count_sessions, get_session_dict, session_dicts, spend_since
 from claudeops.store import (
     MAX_ROW_ID,
     BaseModel,
@@ -74,20 +88,28 @@ from claudeops.windows import MaintenanceWindow, parse_duration, parse_window
 from claudeops.wording import counted, one_line
 
 __all__ = [
+    "COOLDOWN_REFUSED",
+    "EVENT_KINDS",
     "EVENT_LEVELS",
     "EXIT_FAILED",
     "EXIT_INTERRUPTED",
     "EXIT_LOCKED",
     "EXIT_NEWER_DATABASE",
     "EXIT_OK",
+    "EXIT_REFUSED",
     "EXIT_USAGE",
+    "FINDING",
     "INVENTORY_KINDS",
     "MARKER_SERVICE",
     "MAX_LINE_CHARS",
     "MAX_ROW_ID",
     "MAX_SERVICE_LENGTH",
+    "REVIEW_ITEM",
     "SERVICE_STATUS_OF_LEVEL",
+    "SESSION_FAILED",
+    "SESSION_INTERRUPTED",
     "SESSION_STATUSES",
+    "START_REFUSED",
     "UNKNOWN_STATUS",
     "WRITING_TOOLS",
     "App",
@@ -96,6 +118,7 @@ __all__ = [
     "Clock",
     "Config",
     "ConfigError",
+    "DoctorCheck",
     "EscalationRequest",
     "FakeClock",
     "Handoff",
@@ -114,8 +137,10 @@ __all__ = [
     "Pause",
     "PluginError",
     "Redaction",
+    "Run",
     "RunBusy",
     "RunOrder",
+    "RunOutcome",
     "ServiceStatus",
     "Session",
     "SessionDetail",
@@ -171,6 +196,7 @@ __all__ = [
     "session_dicts",
     "setting",
     "simple_commands",
+    "spend_since",
     "start_run",
     "stop_session",
     "storage_problem",

@@ -12,6 +12,7 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_NEWER_DATABASE = 65  # EX_DATAERR: the data is not what this version can use; retrying will not help
 EXIT_LOCKED = 75  # EX_TEMPFAIL: "try again later", which is exactly the situation
+EXIT_REFUSED = 77  # EX_NOPERM: the run was not permitted to start a session (a spend cap)
 EXIT_INTERRUPTED = 130
 
 EXIT_MEANINGS = {
@@ -23,6 +24,7 @@ EXIT_MEANINGS = {
                 "real run",
     EXIT_NEWER_DATABASE: "the database was written by a newer claudeops (or plugin); nothing was changed: upgrade",
     EXIT_LOCKED: "another run holds the lock (EX_TEMPFAIL: try later)",
+    EXIT_REFUSED: "a session was not started: a plugin refused it, e.g. a spend cap was reached (EX_NOPERM)",
     EXIT_INTERRUPTED: "interrupted (SIGTERM/SIGINT; the session is recorded as interrupted)",
 }
 """What each status means, for every command, as ``run --help``, docs/runner.md and the README say it."""

@@ -10,10 +10,12 @@ Phases, in the order they happen:
 * start-up: ``register_settings`` → ``configure`` → ``register_migrations`` →
   ``register_marker_types`` → ``register_commands`` / ``register_web``; ``doctor_checks`` in
   ``claudeops doctor``
+* one run: ``before_run`` → for each tier: ``check_session_start`` → one session → ``after_run``
 * one session: ``before_session`` → (``on_message`` → ``on_assistant_text`` → ``on_marker``)* and
   ``check_tool_use`` for every tool call → ``after_session``
 * any time: ``record_event``, ``judge_memory_relations`` → ``judge_memory_relation``,
-  ``describe_session``
+  ``describe_session``, ``service_statuses``, ``suppress_notification``, ``digest_lines``,
+  ``collect_metrics``
 """
 
 from __future__ import annotations
@@ -25,11 +27,13 @@ import pluggy
 
 if TYPE_CHECKING:
     import click
+    from prometheus_client import Metric
 
+    from claudeops.cli.doctor import Check
     from claudeops.config import Config
     from claudeops.markers import Marker
     from claudeops.notable import NotableEvent, ServiceStatus
-    from claudeops.session import Outcome, Session, SessionDetail
+    from claudeops.session import Outcome, Run, RunOutcome, Session, SessionDetail
 
 PROJECT = "claudeops"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -94,18 +98,6 @@ def register_commands(cli: click.Group) -> None:
 
 
 @hookspec
-def doctor_checks(config: Config) -> list[tuple[str, str, str]] | None:
-    """Lines the plugin adds to ``claudeops doctor``: ``(name, status, detail)`` tuples.
-
-    ``status`` is ``"ok"``, ``"warn"`` (shown, does not fail doctor: a setting that will not
-    do what it says) or ``"fail"`` (doctor exits non-zero). Exists so a plugin whose feature
-    needs something the installation may lack (a credential, a reachable service) says so
-    before the first cron run does, without the core knowing the plugin. Keep it fast and
-    offline: doctor is run by hand.
-    """
-
-
-@hookspec
 def register_web(register: Callable[..., None]) -> None:
     """Contribute pages to the dashboard.
 
@@ -118,6 +110,40 @@ def register_web(register: Callable[..., None]) -> None:
     sections of a session's page), ``tasks`` (``async task(web)`` run while the dashboard
     serves) and ``webhooks`` (paths only a bearer token opens: ``web.alert_token`` or
     ``web.token``). Fires when the dashboard app is built.
+    """
+
+
+# --------------------------------------------------------------------------- one run
+
+
+@hookspec
+def before_run(run: Run) -> None:
+    """A run (``claudeops run``, or a test's chain) is about to start its first session.
+
+    For what concerns the run as a whole, not one session: the health plugin pings a
+    dead-man's switch here (``/start``). Keep it short and bounded: the first session waits.
+    """
+
+
+@hookspec(firstresult=True)
+def check_session_start(run: Run, tier: int, parent_id: int | None) -> str | None:
+    """A session of ``tier`` is about to start; return a one-line reason to refuse it, else ``None``.
+
+    Asked before the run's first session (``parent_id`` ``None``) and before each escalated
+    tier (``parent_id`` the session that asked). A refused session gets no row: the runner
+    records a ``warning`` event of kind ``start_refused`` with the reason, starts no further
+    tier, and the run exits with ``EXIT_REFUSED``. Exists so that limits across runs (the
+    budget plugin's spend caps) are enforced by whoever owns them, not by the core.
+    """
+
+
+@hookspec
+def after_run(run: Run, outcome: RunOutcome) -> None:
+    """The run ended (every session recorded, or a start refused); ``outcome`` has its exit code and reason.
+
+    Fires once per run, also when it fails or is interrupted; a failure here is logged and
+    never changes the exit code. The health plugin pings success or ``/fail`` here, the notify
+    plugin sends the daily digest when it is due.
     """
 
 
@@ -259,4 +285,50 @@ def service_statuses() -> list[ServiceStatus] | None:
     degraded, ``info`` = up; :data:`claudeops.notable.SERVICE_STATUS_OF_LEVEL`). The events
     plugin answers; notifications, the overview and ``/metrics`` ask, so they agree. ``None``
     (no plugin answers, e.g. events disabled) means nothing is known.
+    """
+
+
+@hookspec(firstresult=True)
+def suppress_notification(service: str | None, kind: str) -> str | None:
+    """A notification about ``service`` (``None``: about no service) of ``kind`` is about to be sent.
+
+    Return a one-line reason to suppress it (it is recorded as suppressed with that reason,
+    not sent), or ``None``. ``kind`` is the notification's routing tag (``outage``,
+    ``event``, ``session``, ``cooldown``, ``budget``, ``review``, ``digest``). Exists for
+    maintenance windows: a plugin that knows a service is paused answers here.
+    """
+
+
+@hookspec
+def digest_lines(since: str, until: str) -> list[str] | None:
+    """Markdown lines about ``since`` .. ``until`` (stored timestamps) for the daily digest.
+
+    Each plugin summarises its own part (the memory plugin: memories created and changed); the
+    notify plugin adds the services, open problems and cost, and sends the digest once a day.
+    """
+
+
+@hookspec
+def collect_metrics(config: Config) -> list[Metric] | None:
+    """Prometheus metric families for ``/metrics``, read from the plugin's own tables now.
+
+    ``config`` is the configuration the dashboard was started with (a plugin reports its caps
+    or limits from its section).
+
+    Return ``prometheus_client.core`` families (``GaugeMetricFamily``, ``CounterMetricFamily``,
+    ``HistogramMetricFamily``) named ``claudeops_…``; called per scrape inside an open database
+    connection, so keep it to a few indexed queries. Exists so each plugin reports its own
+    figures without the metrics plugin reading other plugins' tables.
+    """
+
+
+@hookspec
+def doctor_checks(config: Config) -> list[Check] | None:
+    """Extra lines for ``claudeops doctor``: ``DoctorCheck(name, ok, detail, warning=False)`` each.
+
+    Exists so a plugin whose feature needs something the installation may lack (a credential, a
+    notification target, a spend cap already reached) says so before the first cron run does,
+    without the core knowing the plugin. Called with the store open and migrated (doctor skips
+    the plugins' checks until it is); a check that is not ``ok`` makes doctor exit non-zero, a
+    ``warning`` is shown and does not. Keep it fast and offline: doctor is run by hand.
     """

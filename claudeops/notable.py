@@ -12,7 +12,9 @@ class NotableEvent:
     """What the ``record_event`` hook carries.
 
     ``created_at`` is stored text (see :mod:`claudeops.clock`); ``session_id`` is ``None`` for
-    things an operator did from the command line or dashboard.
+    things an operator did from the command line or dashboard. ``kind`` says what sort of
+    happening it is (one of :data:`EVENT_KINDS`, or a plugin's own word), for code that routes
+    on it, such as notifications; ``None`` for anything else.
     """
 
     level: str
@@ -20,6 +22,25 @@ class NotableEvent:
     created_at: str
     service: str | None = None
     session_id: int | None = None
+    kind: str | None = None
+
+
+FINDING = "finding"
+COOLDOWN_REFUSED = "cooldown_refused"
+START_REFUSED = "start_refused"
+REVIEW_ITEM = "review_item"
+SESSION_FAILED = "session_failed"
+SESSION_INTERRUPTED = "session_interrupted"
+
+EVENT_KINDS = {
+    FINDING: "the agent reported it with an [EVENT] marker: what it found about a service",
+    COOLDOWN_REFUSED: "a restart or redeployment was refused because its service is in cooldown",
+    START_REFUSED: "a session was not started because a plugin refused it (a spend cap was reached)",
+    REVIEW_ITEM: "something joined the memory review queue and waits for an operator",
+    SESSION_FAILED: "a session failed (the runner)",
+    SESSION_INTERRUPTED: "a session was interrupted (the runner)",
+}
+"""The kinds of event claudeops itself records and what each means; routing (notifications) keys on them."""
 
 
 SERVICE_STATUS_OF_LEVEL = {"critical": "down", "warning": "degraded", "info": "up"}

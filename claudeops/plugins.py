@@ -32,11 +32,15 @@ ENTRY_POINT_GROUP = "claudeops"
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "claudeops.environment",
     "claudeops.escalation",
+    "claudeops_budget",
     "claudeops_events",
     "claudeops_cooldowns",
+    "claudeops_health",
     "claudeops_memory",
     "claudeops_inventory",
     "claudeops_alerts",
+    "claudeops_metrics",
+    "claudeops_notify",
     "claudeops_web",
 )
 """Built-in plugins by the name they are registered (and disabled) under."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from claudeops.clock import Clock, now_timestamp, utc_now
+from claudeops.exit_codes import EXIT_OK
 from claudeops.notable import NotableEvent
 from claudeops.redaction import secret_literals
 from claudeops.redaction_ledger import RedactionLedger, redaction_warning
@@ -76,6 +77,8 @@ class Session:
     hook: pluggy.HookRelay
     parent_id: int | None = None
     dry_run: bool = False
+    replayed: bool = False
+    """The session replays a recording (or a script) instead of asking the model: it spends nothing."""
     handoff: Handoff | None = None
     clock: Clock = utc_now
     prompt_sections: list[PromptSection] = field(default_factory=list)
@@ -125,12 +128,14 @@ class Session:
             return agent_cost_usd
         return (agent_cost_usd or 0.0) + self.plugin_cost_usd
 
-    def record_event(self, level: str, message: str, service: str | None = None) -> None:
+    def record_event(self, level: str, message: str, service: str | None = None, kind: str | None = None) -> None:
         """Tell every ``record_event`` implementation about a notable happening of this session.
 
         The message is redacted first (:meth:`redact`), so no implementation ever sees a secret.
+        ``kind`` is one of :data:`claudeops.notable.EVENT_KINDS` (or a plugin's own word) when code
+        should be able to route on what happened, e.g. to notify the operator.
         """
-        event = NotableEvent(level, self.redact(message, "events"), self.now(), service, self.id)
+        event = NotableEvent(level, self.redact(message, "events"), self.now(), service, self.id, kind)
         self.recorded_events.append(event)
         self.hook.record_event(event=event)
 
@@ -184,3 +189,38 @@ class Outcome:
     @property
     def ok(self) -> bool:
         return self.status in ("completed", "escalated")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One ``claudeops run`` (or a test's chain) as the run hooks see it: a first session and its escalations.
+
+    ``id`` is a fresh UUID per run, for pairing a start with its end (healthchecks.io's ``rid``).
+    ``replayed`` runs replay recordings: they spend nothing and are no sign of cron working.
+    """
+
+    id: str
+    tier: int
+    trigger: str
+    replayed: bool
+    config: Config
+    hook: pluggy.HookRelay
+    clock: Clock = utc_now
+
+    def now(self) -> str:
+        return now_timestamp(self.clock)
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """How a run ended: its exit code, and in one line why it did not succeed (``None`` when it did)."""
+
+    exit_code: int
+    reason: str | None
+    session_ids: tuple[int, ...] = ()
+    refused: str | None = None
+    """Why a session of the run was not started (``check_session_start``), or ``None``."""
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == EXIT_OK

@@ -21,6 +21,7 @@ from claudeops.store import (
     BaseModel,
     Migration,
     add_column,
+    add_flag_column,
     create_frozen_tables,
     db,
     insert_returning_id,
@@ -58,6 +59,7 @@ class SessionRow(BaseModel):
     transcript_path = peewee.TextField(null=True)
     error = peewee.TextField(null=True)
     runner = peewee.TextField(null=True)
+    replayed = peewee.BooleanField(default=False)
 
     class Meta:
         table_name = "sessions"
@@ -150,19 +152,22 @@ CORE_MIGRATIONS = (
     Migration("0006_add_trigger_source", add_column("sessions", "trigger_source", peewee.TextField(null=True))),
     # secrets out of what earlier versions stored verbatim (issue 12 item 3)
     Migration("0007_redact_secrets", _redact_sessions),
+    # a replayed (or scripted) session spends nothing: spend caps and cost totals leave it out
+    Migration("0008_add_replayed", add_flag_column("sessions", "replayed")),
 )
 
 
 def start_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str,
-                      runner: str | None = None, trigger_source: str | None = None) -> SessionRow:
+                      runner: str | None = None, trigger_source: str | None = None,
+                      replayed: bool = False) -> SessionRow:
     """Insert the ``running`` row a session lives in, committed at once, as a model instance."""
     with db.atomic():
-        session_id = insert_session_row(tier, model, trigger, parent_id, started_at, runner, trigger_source)
+        session_id = insert_session_row(tier, model, trigger, parent_id, started_at, runner, trigger_source, replayed)
     return SessionRow.get_by_id(session_id)
 
 
 def insert_session_row(tier: int, model: str, trigger: str, parent_id: int | None, started_at: str,
-                       runner: str | None = None, trigger_source: str | None = None) -> int:
+                       runner: str | None = None, trigger_source: str | None = None, replayed: bool = False) -> int:
     """Insert a ``running`` row and return its id; the caller commits (inside ``db.atomic()``).
 
     Hand-written SQL, like :func:`update_session_row`: every session pays for its row at start
@@ -170,9 +175,9 @@ def insert_session_row(tier: int, model: str, trigger: str, parent_id: int | Non
     of a replayed 200-message session, measured with ``bench/runner_overhead.py``).
     """
     return insert_returning_id(
-        "INSERT INTO sessions (tier, model, trigger, status, started_at, parent_session_id, runner, trigger_source) "
-        "VALUES (?, ?, ?, 'running', ?, ?, ?, ?)",
-        (tier, model, trigger, started_at, parent_id, runner, trigger_source))
+        "INSERT INTO sessions (tier, model, trigger, status, started_at, parent_session_id, runner, trigger_source, "
+        "replayed) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)",
+        (tier, model, trigger, started_at, parent_id, runner, trigger_source, replayed))
 
 
 def update_session_row(session_id: int, **fields: Any) -> None:
@@ -241,3 +246,19 @@ def with_elapsed(row: dict[str, Any], now: datetime | None = None) -> dict[str, 
         except ValueError:
             elapsed = None
     return {**row, "elapsed_ms": elapsed}
+
+
+def spend_since(start: str, end: str | None = None) -> float:
+    """USD the sessions started from ``start`` (and before ``end``) really spent: the one cost rule.
+
+    Replayed sessions are left out (a recording's cost was spent when it was recorded), and so
+    is a session with no cost yet (still running, or it failed before any result). Whatever
+    else a session spent on the model (a Claude judge) is part of its ``cost_usd``. Spend caps,
+    the daily digest and ``/metrics`` all total cost with this, so they agree.
+    """
+    query = SessionRow.select(peewee.fn.SUM(SessionRow.cost_usd)).where(
+        (SessionRow.started_at >= start) & (SessionRow.replayed == False))  # noqa: E712  SQL, not Python
+    if end is not None:
+        query = query.where(SessionRow.started_at < end)
+    total = query.scalar()
+    return round(float(total or 0.0), 6)

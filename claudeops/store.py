@@ -340,14 +340,35 @@ def create_frozen_tables(database: peewee.Database, *models: type[peewee.Model])
 
 
 def add_column(table: str, name: str, column: peewee.Field) -> Callable[[peewee.Database], None]:
-    """A migration step adding one column with peewee's schema migrator (SQLite and PostgreSQL).
+    """A migration step adding one nullable column with peewee's schema migrator (SQLite and PostgreSQL).
 
-    The migrator is imported when the step runs, not when claudeops starts.
+    Only nullable columns: for a ``NOT NULL`` one peewee rebuilds a SQLite table (copy, drop,
+    rename), and dropping a table other tables reference fails on a database with rows (foreign
+    keys are on), so an upgrade would stop. Add such a column with plain SQL and a database
+    default instead (:func:`add_flag_column`). The migrator is imported when the step runs, not
+    when claudeops starts.
     """
+    if not column.null:
+        raise ValueError(f"add_column({table!r}, {name!r}): the column must be nullable (see add_flag_column)")
+
     def apply(database: peewee.Database) -> None:
         from playhouse.migrate import SchemaMigrator, migrate
 
         migrate(SchemaMigrator.from_database(database).add_column(table, name, column))
+    return apply
+
+
+def add_flag_column(table: str, name: str) -> Callable[[peewee.Database], None]:
+    """A migration step adding a ``NOT NULL`` yes/no column that is false for every existing row.
+
+    One ``ALTER TABLE … ADD COLUMN … DEFAULT`` on either database (SQLite stores the flag as an
+    integer, PostgreSQL as a boolean; peewee's ``BooleanField`` reads both), so no table is
+    rebuilt and rows referencing it are left alone.
+    """
+    def apply(database: peewee.Database) -> None:
+        kind = "BOOLEAN NOT NULL DEFAULT FALSE" if isinstance(database, peewee.PostgresqlDatabase) else \
+            "INTEGER NOT NULL DEFAULT 0"
+        database.execute_sql(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
     return apply
 
 

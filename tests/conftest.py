@@ -1,5 +1,6 @@
-"""Fixtures for the whole suite: isolation from the developer's machine, and the two servers tests
-share across subjects (the fake Messages API, a private PostgreSQL).
+"""Fixtures for the whole suite: isolation from the developer's machine, and the servers tests
+share across subjects (the fake Messages API, an HTTP receiver for notifications and pings, a
+private PostgreSQL).
 
 Fixtures live only in ``conftest.py`` files: this one for what several subjects use, one per
 subject folder for the rest (see docs/testing.md). Apps are built with the ``claudeops.testing``
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from fake_api import FakeAPI
+from http_receiver import HTTPReceiver
 from postgres_server import empty_public_schema, find_pg_bin, temporary_postgres
 
 
@@ -46,6 +48,14 @@ def fake_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAP
         monkeypatch.setenv(name, value)
     yield api
     api.close()
+
+
+@pytest.fixture
+def http_receiver() -> Iterator[HTTPReceiver]:
+    """A real HTTP server on 127.0.0.1 recording what claudeops sends (notifications, pings)."""
+    receiver = HTTPReceiver().start()
+    yield receiver
+    receiver.close()
 
 
 @pytest.fixture(scope="session")

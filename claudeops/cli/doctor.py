@@ -24,9 +24,9 @@ from claudeops.exit_codes import EXIT_FAILED, EXIT_NEWER_DATABASE
 from claudeops.ops_dir import read_ops_dir
 from claudeops.runner.credentials import credential_source
 from claudeops.runner.prompts import PromptError, tier_prompt_path
-from claudeops.store import NewerDatabase, StoreError, mask_url, open_store, refuse_newer, sqlite_file
+from claudeops.store import NewerDatabase, StoreError, db, mask_url, open_store, refuse_newer, sqlite_file
 from claudeops.version import __version__
-from claudeops.wording import counted
+from claudeops.wording import counted, one_line
 
 LOW_FREE_SPACE_BYTES = 100 * 1024 * 1024
 """Below this much free space in the state directory doctor fails: a session writes its transcript
@@ -125,11 +125,12 @@ def run_checks(state: AppState, *, fix: bool = False) -> Iterator[Check]:
         app = state.app
         yield Check("config", True, f"loaded from {app.config.raw.label}")
         yield from (Check("config", True, warning, warning=True) for warning in app.config.warnings)
-        yield from _state_and_store_checks(app, fix)
+        store = list(_state_and_store_checks(app, fix))
+        yield from store
         yield from _plugin_checks(app)
-        yield from plugin_doctor_checks(app)
         yield check_prompts(app.config)
         yield from check_inventory(app.config)
+        yield from contributed_checks(app, store)
     yield check_claude_cli(None if state.load_error else state.app.config)
     yield check_credentials(os.environ)
 
@@ -144,19 +145,26 @@ def _plugin_checks(app: App) -> Iterator[Check]:
     yield from (Check("plugins", True, warning, warning=True) for warning in report.warnings)
 
 
-DOCTOR_STATUSES = ("ok", "warn", "fail")
-
-
-def plugin_doctor_checks(app: App) -> Iterator[Check]:
-    """The lines plugins add through the ``doctor_checks`` hook; a malformed one is a plugin's bug, said so."""
-    for lines in app.hook.doctor_checks(config=app.config):
-        for line in lines or ():
-            if not (isinstance(line, tuple) and len(line) == 3 and line[1] in DOCTOR_STATUSES):
-                yield Check("plugins", False, f"a doctor_checks implementation answered {line!r}; expected "
-                                              "(name, 'ok' | 'warn' | 'fail', detail)")
-                continue
-            name, status, detail = line
-            yield Check(str(name), status != "fail", str(detail), warning=status == "warn")
+def contributed_checks(app: App, store: list[Check]) -> Iterator[Check]:
+    """Each plugin's ``doctor_checks`` lines, once the database is open and migrated (spend so far,
+    notification targets, the judge's credentials); a plugin whose check raises, or answers
+    something that is not a list of :class:`Check`, is a FAIL line naming it."""
+    if not (all(check.ok for check in store) and db.obj is not None
+            and all(row.applied_at for row in app.migration_status())):
+        yield Check("plugins", True, "their own checks run once the database exists and is migrated "
+                                     "(`claudeops doctor --fix` does both now)")
+        return
+    for impl in reversed(app.pm.hook.doctor_checks.get_hookimpls()):  # pluggy's call order
+        try:
+            answer = impl.function(*[{"config": app.config}[name] for name in impl.argnames])
+        except Exception as exc:
+            yield Check(impl.plugin_name, False, f"doctor check failed: {type(exc).__name__}: {one_line(str(exc))}")
+            continue
+        if not (isinstance(answer, list | tuple) and all(isinstance(check, Check) for check in answer)):
+            yield Check(impl.plugin_name, False, f"its doctor_checks answered {answer!r}; expected a list of "
+                                                 "DoctorCheck(name, ok, detail, warning=False)")
+            continue
+        yield from answer
 
 
 def _state_and_store_checks(app: App, fix: bool) -> Iterator[Check]:

@@ -138,6 +138,8 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
         for report in result.sessions:
             if (message := problem_message(report)) is not None:
                 report_problem(message, fields=session_fields(report.session_id, report.tier, report.status))
+    if result.refused is not None:  # no session line says it: the refused tier never started
+        report_problem(result.refused)
     click.get_current_context().exit(result.exit_code)
 
 

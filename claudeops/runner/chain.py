@@ -16,6 +16,7 @@ import asyncio
 import logging
 import os
 import signal
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,10 +25,12 @@ from typing import Any
 from claudeops.app import App
 from claudeops.clock import Clock, utc_now
 from claudeops.config import TIER_DEFAULTS, validate_core
-from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
+from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED
 from claudeops.exit_codes import EXIT_LOCKED as EXIT_LOCKED  # re-exported: callers of execute() compare with it
 from claudeops.logs import session_fields
+from claudeops.notable import START_REFUSED, NotableEvent
 from claudeops.runner.credentials import require_credentials
+from claudeops.runner.hookcalls import PluginCalls
 from claudeops.runner.lock import RunLock, run_domain
 from claudeops.runner.orphans import reap_stale_cli
 from claudeops.runner.prompts import run_reasons, tier_prompt_path
@@ -40,9 +43,10 @@ from claudeops.runner.session_run import (
     SessionRun,
     TransportFactory,
 )
-from claudeops.session import Handoff, Session
+from claudeops.session import Handoff, Run, RunOutcome, Session
 from claudeops.session_rows import interrupt_abandoned_sessions
 from claudeops.store import write_patiently
+from claudeops.wording import one_line
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +86,8 @@ class ChainResult:
 
     sessions: list[SessionReport] = field(default_factory=list)
     interrupted: bool = False
+    refused: str | None = None
+    """Why a tier was not started (``check_session_start``): ``tier 2 not started: <reason>``."""
 
     @property
     def exit_code(self) -> int:
@@ -89,10 +95,27 @@ class ChainResult:
             return EXIT_INTERRUPTED
         if any(report.status == "failed" for report in self.sessions):
             return EXIT_FAILED
+        if self.refused is not None:
+            return EXIT_REFUSED
         return EXIT_OK
 
+    @property
+    def reason(self) -> str | None:
+        """Why the run did not succeed, in one line (``None`` when it did): the first problem."""
+        for report in self.sessions:
+            if report.status in ("failed", "interrupted"):
+                return f"session #{report.session_id} {report.status}: {report.reason}"
+        if self.interrupted:
+            return "interrupted"
+        return self.refused
+
+    def outcome(self) -> RunOutcome:
+        return RunOutcome(self.exit_code, self.reason, tuple(report.session_id for report in self.sessions),
+                          self.refused)
+
     def as_dict(self) -> dict[str, Any]:
-        return {"exit_code": self.exit_code, "sessions": [report.as_dict() for report in self.sessions]}
+        return {"exit_code": self.exit_code, "refused": self.refused,
+                "sessions": [report.as_dict() for report in self.sessions]}
 
 
 class SessionChain:
@@ -106,19 +129,51 @@ class SessionChain:
         dry_run = app.config.core.dry_run if request.dry_run is None else request.dry_run
         self.settings = RunSettings(dry_run, request.prompt, request.transport_factory, request.clock,
                                     request.observer, run_reasons(request.operator_request, request.alerts))
+        self.calls = PluginCalls(app.pm, strict=False)  # run hooks never change how the run ends
+        self.info = Run(str(uuid.uuid4()), request.tier, request.trigger, request.transport_factory is not None,
+                        app.config, app.hook, request.clock)
 
     async def run(self) -> ChainResult:
-        plan: SessionPlan | None = SessionPlan(self.request.tier, self.request.trigger,
-                                               trigger_source=self.request.trigger_source)
+        """``before_run``, the sessions, ``after_run`` (also when the run fails or is interrupted)."""
+        await self.calls.each("before_run", run=self.info)
         try:
-            while plan is not None and not self.result.interrupted:
-                self.current = SessionRun(self.app, self.settings, plan)
-                report = await self.current.execute(self.escalation_blocker)
-                self.result.sessions.append(report)
-                plan = self._next(report)
+            await self._sessions()
+        except BaseException as exc:
+            reason = one_line(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+            await self.calls.each("after_run", run=self.info, outcome=RunOutcome(EXIT_FAILED, reason))
+            raise
         finally:
             self.current = None
+        await self.calls.each("after_run", run=self.info, outcome=self.result.outcome())
         return self.result
+
+    async def _sessions(self) -> None:
+        if (refusal := await self.start_refusal(self.request.tier, None)) is not None:
+            await self.calls.each("record_event", event=NotableEvent(
+                "warning", refusal, self.info.now(), kind=START_REFUSED))
+            return
+        plan: SessionPlan | None = SessionPlan(self.request.tier, self.request.trigger,
+                                               trigger_source=self.request.trigger_source)
+        while plan is not None and not self.result.interrupted:
+            self.current = SessionRun(self.app, self.settings, plan)
+            report = await self.current.execute(self.escalation_blocker)
+            self.result.sessions.append(report)
+            plan = self._next(report)
+
+    async def start_refusal(self, tier: int, parent_id: int | None) -> str | None:
+        """Why a session of ``tier`` may not start (``check_session_start``), kept in the result; or ``None``.
+
+        Fails closed: a plugin that crashes while judging refuses the start, since a cap that
+        cannot be checked must not be skipped in silence.
+        """
+        reason, failure = await self.calls.first("check_session_start", run=self.info, tier=tier, parent_id=parent_id)
+        if failure is not None:
+            reason = f"the start check failed ({failure})"
+        if reason is None:
+            return None
+        self.result.refused = one_line(f"tier {tier} not started: {reason}")
+        log.info("%s", self.result.refused)
+        return self.result.refused
 
     def interrupt(self, reason: str) -> None:
         """A signal arrived: stop the running session (recorded ``interrupted``) and start no other."""
@@ -126,8 +181,12 @@ class SessionChain:
         if self.current is not None:
             self.current.stop("interrupted", reason)
 
-    def escalation_blocker(self, session: Session) -> str | None:
-        """Why ``session``'s escalation request will not start the next tier, or ``None``."""
+    async def escalation_blocker(self, session: Session) -> str | None:
+        """Why ``session``'s escalation request will not start the next tier, or ``None``.
+
+        Asks ``check_session_start`` last, and records a refusal as the session's
+        ``start_refused`` event.
+        """
         next_tier = session.tier + 1
         if not self.request.escalate:
             return "escalation is off (--no-escalate)"
@@ -140,6 +199,12 @@ class SessionChain:
         factory = self.request.transport_factory
         if isinstance(factory, ReplaySource) and factory.remaining <= 0:
             return f"no recording left to replay for tier {next_tier}"
+        if (refusal := await self.start_refusal(next_tier, session.id)) is not None:
+            try:
+                session.record_event("warning", refusal, kind=START_REFUSED)
+            except Exception as exc:  # logged like every other runner event; the refusal stands
+                log.error("%s", exc)
+            return refusal
         return None
 
     def _next(self, report: SessionReport) -> SessionPlan | None:

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +32,7 @@ from claude_agent_sdk import Message, Transport, query
 from claudeops.app import App
 from claudeops.clock import now_timestamp
 from claudeops.logs import session_fields
-from claudeops.notable import NotableEvent
+from claudeops.notable import SESSION_FAILED, SESSION_INTERRUPTED, NotableEvent
 from claudeops.plugins import PluginError
 from claudeops.runner.failures import exception_failure, result_failure
 from claudeops.runner.hookcalls import PluginCalls
@@ -108,7 +108,7 @@ class SessionReport(Outcome):
         return data
 
 
-EscalationVerdict = Callable[[Session], "str | None"]
+EscalationVerdict = Callable[[Session], Awaitable["str | None"]]
 """Given a session that asked to escalate: ``None`` if the next tier will start, else why not."""
 
 
@@ -172,12 +172,13 @@ class SessionRun:
         tier_settings = self.app.config.tier(self.plan.tier)
         clock = self.settings.clock
         runner = run_domain(self.app.state_dir)
+        replayed = self.settings.transport_factory is not None
 
         def insert() -> int:
             with db.atomic():  # one commit: the row and where its transcript is, before anything can fail
                 session_id = insert_session_row(self.plan.tier, tier_settings.model, self.plan.trigger,
                                                 self.plan.parent_id, now_timestamp(clock), runner,
-                                                self.plan.trigger_source)
+                                                self.plan.trigger_source, replayed)
                 update_session_row(session_id, transcript_path=str(self._transcript_of(session_id)))
             return session_id
 
@@ -186,7 +187,7 @@ class SessionRun:
         self.session = Session(id=session_id, tier=self.plan.tier, model=tier_settings.model,
                                trigger=self.plan.trigger, config=self.app.config, hook=self.app.hook,
                                parent_id=self.plan.parent_id, dry_run=self.settings.dry_run,
-                               handoff=self.plan.handoff, clock=clock)
+                               replayed=replayed, handoff=self.plan.handoff, clock=clock)
         parent = f", escalated from session #{self.plan.parent_id}" if self.plan.parent_id is not None else ""
         log.info("session #%d started: tier %d, model %s, trigger %s%s", session_id, self.plan.tier,
                  tier_settings.model, self.plan.trigger, parent, extra=session_fields(session_id, self.plan.tier,
@@ -316,7 +317,10 @@ class SessionRun:
         """Decide escalation, record the row, tell ``after_session``, report."""
         note = None
         if session.escalation is not None and status in ("completed", "failed", "interrupted"):
-            note = verdict(session)
+            if state.result is not None:  # what this session spent counts before the next tier is judged
+                cost = state.result.total_cost_usd
+                write_patiently(lambda: _set_cost(session.id, cost), f"recording the cost of session #{session.id}")
+            note = await verdict(session)
             if note is not None:
                 _record_event(session, "info", f"escalation to tier {session.tier + 1} suppressed ({note}): "
                               f"{session.escalation.reason}")
@@ -333,9 +337,9 @@ class SessionRun:
                           result.duration_api_ms if result else None)
         self._record_row(session, outcome, state)
         if status == "failed":
-            _record_event(session, "critical", f"session failed: {reason}")
+            _record_event(session, "critical", f"session failed: {reason}", SESSION_FAILED)
         elif status == "interrupted":
-            _record_event(session, "warning", f"session interrupted: {reason}")
+            _record_event(session, "warning", f"session interrupted: {reason}", SESSION_INTERRUPTED)
         with suppress(PluginError):  # strict mode: logged and counted in calls.failures; the row is final
             await self.calls.each("after_session", session=session, outcome=outcome)
         self._report_redactions(session)
@@ -378,6 +382,11 @@ class SessionRun:
         write_patiently(update, f"recording how session #{session.id} ended")
 
 
+def _set_cost(session_id: int, cost: float | None) -> None:
+    with db.atomic():
+        update_session_row(session_id, cost_usd=cost)
+
+
 def _log_end(report: SessionReport) -> None:
     """The INFO record of a session's end: what ``--log-level info`` shows of a run, one line per session."""
     status = f"{report.status} ({report.reason})" if report.reason else report.status
@@ -404,9 +413,9 @@ def _checkpoint(session: Session) -> Callable[[], Callable[[], None]]:
     return mark
 
 
-def _record_event(session: Session, level: str, message: str) -> None:
+def _record_event(session: Session, level: str, message: str, kind: str | None = None) -> None:
     """Tell ``record_event`` implementations; their failure is logged, never the end of a session."""
     try:
-        session.record_event(level, message)
+        session.record_event(level, message, kind=kind)
     except Exception as exc:
         log.error("%s", exc if isinstance(exc, PluginError) else f"record_event failed: {exc}")

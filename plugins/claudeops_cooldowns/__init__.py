@@ -68,3 +68,20 @@ def check_tool_use(session: Session, tool_name: str, tool_input: dict[str, Any])
 @hookimpl
 def register_commands(cli: click.Group) -> None:
     cli.add_command(cooldowns_group)
+
+
+@hookimpl
+def collect_metrics() -> list[Any]:
+    from prometheus_client.core import CounterMetricFamily
+
+    from claudeops_cooldowns.repository import count_actions_by_outcome, count_refusals_by_action
+
+    refusals = CounterMetricFamily("claudeops_cooldown_refusals", "Restarts and redeployments refused because the "
+                                   "service was in cooldown", labels=["action"])
+    for action, count in sorted(count_refusals_by_action().items()):
+        refusals.add_metric([action], count)
+    actions = CounterMetricFamily("claudeops_cooldown_actions", "Remediations the agent reported, by outcome",
+                                  labels=["action", "outcome"])
+    for (action, success), count in sorted(count_actions_by_outcome().items()):
+        actions.add_metric([action, "success" if success else "failure"], count)
+    return [refusals, actions]

@@ -10,9 +10,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from claudeops import Session, counted
+from claudeops import COOLDOWN_REFUSED, Session, counted
 from claudeops_cooldowns.prompt import hours, verb
-from claudeops_cooldowns.repository import ServiceCooldown, service_cooldown, services_in_cooldown
+from claudeops_cooldowns.repository import ServiceCooldown, record_refusal, service_cooldown, services_in_cooldown
 from claudeops_cooldowns.settings import Rule, patterns_from, rules_from
 from claudeops_cooldowns.targets import EVERY_SERVICE, Target, find_targets
 
@@ -43,8 +43,10 @@ def check_command(session: Session, command: str) -> str | None:
     if not refusals:
         return None
     for target, state in refusals:
+        record_refusal(state.service, target.action, session.tier, session.id, session.now())
         session.record_event("warning", f"cooldown blocked {target.action} of {_name(state.service)} "
-                             f"({_count(state)}{_until(state)}): {target.command}", _service(state.service))
+                             f"({_count(state)}{_until(state)}): {target.command}", _service(state.service),
+                             kind=COOLDOWN_REFUSED)
     reasons = "; ".join(_reason(target, state) for target, state in refusals)
     return f"Refused by claudeops cooldowns: {reasons}. {AFTER_REFUSAL}"
 

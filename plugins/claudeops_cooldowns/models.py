@@ -58,8 +58,45 @@ def _create_cooldown_actions(database: peewee.Database) -> None:
     create_frozen_tables(database, CooldownAction)
 
 
+class CooldownRefusalRow(BaseModel):
+    """One restart or redeployment the plugin refused because its service was in cooldown (for ``/metrics``)."""
+
+    id = peewee.AutoField()
+    service = peewee.TextField()
+    action = peewee.TextField()
+    tier = peewee.IntegerField(null=True)
+    session = peewee.ForeignKeyField(SessionRow, null=True, column_name="session_id", backref="+",
+                                     on_delete="SET NULL")
+    session_id: int | None
+    created_at = peewee.TextField()
+
+    class Meta:
+        table_name = "cooldown_refusals"
+
+
+def _create_cooldown_refusals(database: peewee.Database) -> None:
+    """The refusals were only events until /metrics had to count them by action (issue 17)."""
+
+    class CooldownRefusal(peewee.Model):
+        id = peewee.AutoField()
+        service = peewee.TextField()
+        action = peewee.TextField()
+        tier = peewee.IntegerField(null=True)
+        session = peewee.ForeignKeyField(SessionRow, null=True, column_name="session_id", backref="+",
+                                         on_delete="SET NULL")
+        created_at = peewee.TextField()
+
+        class Meta:
+            table_name = "cooldown_refusals"
+            legacy_table_names = False
+
+    create_frozen_tables(database, CooldownRefusal)
+
+
 MIGRATIONS = (
     Migration("0001_create_cooldown_actions", _create_cooldown_actions),
     # secrets out of messages stored before every path redacted them (issue 12 item 3)
     Migration("0002_redact_secrets", redact_columns(TABLE, "message")),
+    # the refusals were only events until /metrics had to count them by action (issue 17)
+    Migration("0003_create_cooldown_refusals", _create_cooldown_refusals),
 )

@@ -16,8 +16,8 @@ from typing import Any, cast
 
 import peewee
 
-from claudeops import db, from_timestamp, redact, to_timestamp, utc_now
-from claudeops_cooldowns.models import CooldownActionRow
+from claudeops import db, from_timestamp, redact, to_timestamp, utc_now, write_patiently
+from claudeops_cooldowns.models import CooldownActionRow, CooldownRefusalRow
 from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.settings import Rule, Rules
 
@@ -78,6 +78,29 @@ def record_action(*, service: str, action: str, success: bool, message: str, tie
                                        message=redact(message.strip()), tier=tier, session=session_id,
                                        created_at=created_at)
     return _action(row)
+
+
+def record_refusal(service: str, action: str, tier: int, session_id: int, now: str) -> None:
+    """Keep a refusal for ``/metrics`` (its event says the rest)."""
+    def write() -> None:
+        with db.atomic():
+            CooldownRefusalRow.create(service=service, action=action, tier=tier, session=session_id, created_at=now)
+
+    write_patiently(write, "recording a cooldown refusal")
+
+
+def count_refusals_by_action() -> dict[str, int]:
+    query = (CooldownRefusalRow.select(CooldownRefusalRow.action, peewee.fn.COUNT(CooldownRefusalRow.id))
+             .group_by(CooldownRefusalRow.action))
+    return dict(cast("Iterable[tuple[str, int]]", query.tuples()))
+
+
+def count_actions_by_outcome() -> dict[tuple[str, bool], int]:
+    query = (CooldownActionRow.select(CooldownActionRow.action, CooldownActionRow.success,
+                                      peewee.fn.COUNT(CooldownActionRow.id))
+             .group_by(CooldownActionRow.action, CooldownActionRow.success))
+    return {(action, bool(success)): count
+            for action, success, count in cast("Iterable[tuple[str, Any, int]]", query.tuples())}
 
 
 def service_cooldown(service: str, action: str, rule: Rule, now: datetime) -> ServiceCooldown:

@@ -9,6 +9,7 @@ The dashboard reads it through :mod:`claudeops_events.repository`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -46,3 +47,15 @@ def register_commands(cli: click.Group) -> None:
 @hookimpl
 def service_statuses() -> list[ServiceStatus]:
     return current_statuses()
+
+
+@hookimpl
+def collect_metrics() -> list[Any]:
+    from prometheus_client.core import CounterMetricFamily
+
+    from claudeops_events.repository import count_events_by_level
+
+    family = CounterMetricFamily("claudeops_events", "Events recorded, by level", labels=["level"])
+    for level, count in count_events_by_level().items():
+        family.add_metric([level], count)
+    return [family]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 
-from claudeops import MARKER_SERVICE, MAX_SERVICE_LENGTH, Marker, MarkerType, Session, unquoted
+from claudeops import FINDING, MARKER_SERVICE, MAX_SERVICE_LENGTH, Marker, MarkerType, Session, unquoted
 from claudeops_events.levels import normalise_level
 
 log = logging.getLogger(__name__)
@@ -48,9 +48,10 @@ def event_marker_type() -> MarkerType:
 
 
 def handle_event(session: Session, marker: Marker) -> None:
-    """Record the event at the time the marker was seen (``session.now()``), its service without quotes."""
+    """Record the event at the time the marker was seen (``session.now()``), its service without quotes,
+    as a ``finding``: what the agent found, which notifications route on."""
     level, service, message = marker.groups
-    session.record_event(normalise_level(level or ""), message or "", unquoted(service or "") or None)
+    session.record_event(normalise_level(level or ""), message or "", unquoted(service or "") or None, kind=FINDING)
 
 
 def warn_malformed(session: Session, text: str) -> None:

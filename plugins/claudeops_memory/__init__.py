@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 
 import click
 
-from claudeops import Config, Session, SessionDetail, counted, hookimpl
+from claudeops import Config, DoctorCheck, Session, SessionDetail, counted, hookimpl
+from claudeops_memory import figures
 from claudeops_memory.cli import memories_group
 from claudeops_memory.cli_history import HISTORY_COMMANDS
 from claudeops_memory.cli_review import review_group
@@ -92,20 +94,21 @@ def judge_memory_relation(existing: str, new: str, service: str | None) -> Judge
 
 
 @hookimpl
-def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
+def doctor_checks(config: Config) -> list[DoctorCheck]:
     """Which relation judge decides, and whether the Claude judge can be asked with these credentials."""
     settings: MemorySettings = config.section(SECTION)
     if settings.judge != "claude":
-        return [("memory judge", "ok", "offline (built in, no network)")]
+        return [DoctorCheck("memory judge", True, "offline (built in, no network)")]
     from claudeops_memory.claude_judge import judge_model_of, unavailable_reason
 
     model = judge_model_of(config)
     reason = unavailable_reason(os.environ)
     if reason is not None:
-        return [("memory judge", "warn", f"claude ({model}) is unavailable: {reason}; the offline judge decides "
-                                         "instead")]
-    return [("memory judge", "ok", f"claude ({model}) through the Messages API with ANTHROPIC_API_KEY, "
-                                   f"{settings.judge_timeout_seconds:g} s timeout, offline judge as fallback")]
+        return [DoctorCheck("memory judge", True, f"claude ({model}) is unavailable: {reason}; the offline judge "
+                                                  "decides instead", warning=True)]
+    return [DoctorCheck("memory judge", True, f"claude ({model}) through the Messages API with ANTHROPIC_API_KEY, "
+                                              f"{settings.judge_timeout_seconds:g} s timeout, offline judge as "
+                                              "fallback")]
 
 
 @hookimpl
@@ -119,3 +122,13 @@ def register_commands(cli: click.Group) -> None:
     for command in (*HISTORY_COMMANDS, review_group):
         memories_group.add_command(command)
     cli.add_command(memories_group)
+
+
+@hookimpl
+def digest_lines(since: str, until: str) -> list[str]:
+    return figures.digest_lines(since, until)
+
+
+@hookimpl
+def collect_metrics() -> list[Any]:
+    return figures.memory_metrics()

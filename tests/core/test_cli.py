@@ -342,3 +342,29 @@ def test_a_config_file_that_is_not_utf8_or_nested_too_deeply_is_one_line_exit_2(
     else:
         assert (result.returncode, result.stderr) == (EXIT_USAGE, f"claudeops: error: {message}\n")
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_doctor_shows_the_lines_plugins_contribute_and_fails_on_theirs(tmp_path, monkeypatch):
+    from claudeops import DoctorCheck, hookimpl
+
+    class Contributes:
+        @hookimpl
+        def doctor_checks(self, config):
+            return [DoctorCheck("budget", True, f"max tier {config.core.max_tier}"),
+                    DoctorCheck("notify", False, "no target answered")]
+
+    class Crashes:
+        @hookimpl
+        def doctor_checks(self):
+            raise RuntimeError("table missing")
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False, builtins=CORE_ONLY,
+                   extra_plugins=[Contributes(), Crashes()])
+    app.open_store()
+    result = invoke("doctor", app=app)
+    lines = result.output.splitlines()
+    assert "ok   budget: max tier 3" in lines and "FAIL notify: no target answered" in lines
+    assert any(line.startswith("FAIL ") and "doctor check failed: RuntimeError: table missing" in line
+               for line in lines)
+    assert result.exit_code == 1

@@ -26,7 +26,8 @@ from claudeops.runner.prompts import load_tier_prompt
 
 report = {}
 for name in ("claudeops", "claudeops_memory", "claudeops_events", "claudeops_cooldowns", "claudeops_inventory",
-             "claudeops_alerts", "claudeops_web"):
+             "claudeops_alerts", "claudeops_health", "claudeops_notify", "claudeops_budget", "claudeops_metrics",
+             "claudeops_web"):
     root = pathlib.Path(importlib.import_module(name).__file__).parent
     report[name] = sorted(str(path.relative_to(root)) for path in root.rglob("*")
                           if path.suffix in {".html", ".css", ".js"})
@@ -73,5 +74,5 @@ def test_wheel_in_a_fresh_venv_imports_like_the_editable_install(tmp_path):
     assert from_wheel == from_editable
     assert {plugin["name"] for plugin in from_wheel["plugins"]} >= {
         "claudeops_memory", "claudeops_events", "claudeops_cooldowns", "claudeops_inventory", "claudeops_alerts",
-        "claudeops_web"}
+        "claudeops_health", "claudeops_notify", "claudeops_budget", "claudeops_metrics", "claudeops_web"}
     assert all(size > 1000 for size in from_wheel["prompts"].values())

@@ -100,9 +100,10 @@ def test_an_existing_sessions_table_gains_the_new_columns_and_keeps_its_rows(dat
                          "VALUES (1, 'haiku', 'scheduled', 'completed', '2026-01-01T00:00:00Z', 4200)")
     assert [step.name for step in apply_migrations([("core", CORE_MIGRATIONS)])] == [
         "0002_add_duration_api_ms", "0003_add_runner", "0004_owners_named_by_section",
-        "0005_create_maintenance_pauses", "0006_add_trigger_source", "0007_redact_secrets"]
+        "0005_create_maintenance_pauses", "0006_add_trigger_source", "0007_redact_secrets", "0008_add_replayed"]
     row = SessionRow.get()
-    assert (row.duration_ms, row.duration_api_ms, row.runner, row.trigger_source) == (4200, None, None, None)
+    assert (row.duration_ms, row.duration_api_ms, row.runner, row.trigger_source, row.replayed) == (
+        4200, None, None, None, False)
 
 
 def test_plugins_migrations_recorded_under_their_old_owner_names_are_not_applied_again(database):
@@ -116,3 +117,18 @@ def test_plugins_migrations_recorded_under_their_old_owner_names_are_not_applied
         "0004_owners_named_by_section"]
     assert {(row.owner, row.name) for row in migration_status(events)} == {("events", "0001_create_events")}
     assert all(row.applied_at for row in migration_status(events))
+
+
+def test_a_flag_column_is_added_to_a_table_other_rows_reference_without_rebuilding_it(database):
+    """peewee's migrator rebuilds a SQLite table for a NOT NULL column, which fails once other rows
+    reference it (foreign keys are on): an upgrade of any database with sessions and events stopped."""
+    from claudeops.store import add_column, add_flag_column
+
+    database.execute_sql("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+    database.execute_sql("CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id))")
+    database.execute_sql("INSERT INTO parent (id) VALUES (1)")
+    database.execute_sql("INSERT INTO child (parent_id) VALUES (1)")
+    apply_migrations([("core", [Migration("0001_flag", add_flag_column("parent", "flagged"))])])
+    assert database.execute_sql("SELECT flagged FROM parent").fetchall() == [(0,)]
+    with pytest.raises(ValueError, match="must be nullable"):
+        add_column("parent", "other", peewee.BooleanField(default=False))

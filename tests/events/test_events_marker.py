@@ -11,7 +11,7 @@ from claudeops_events.repository import list_events
 
 from claudeops.clock import to_timestamp
 from claudeops.hookspecs import hookimpl
-from claudeops.notable import NotableEvent
+from claudeops.notable import FINDING, NotableEvent
 
 
 def test_event_with_a_level_only_is_stored_without_a_service(app, make_session, feed_text):
@@ -138,7 +138,7 @@ def test_markers_go_through_record_event_so_every_implementation_sees_them(app, 
     session = make_session(tier=2)
     feed_text(session, "[EVENT:down:nextcloud] HTTP 502 on 3 checks")
     assert seen == [NotableEvent("critical", "HTTP 502 on 3 checks", to_timestamp(session.clock()), "nextcloud",
-                                 session.id)]
+                                 session.id, kind=FINDING)]  # the kind notifications route on
     assert len(list_events()) == 1
 
 

@@ -38,11 +38,13 @@ def session(tier: int = 1, status: str = "completed", parent: int | None = None,
 def test_sidebar_lists_pages_in_order(client):
     html = client.get("/").text
     labels = re.findall(r'<li><a href="[^"]+"(?: aria-current="page")?>([^<]+)</a></li>', html)
-    assert labels == ["Overview", "Services", "Sessions", "Events", "Alerts", "Memories", "Review", "Cooldowns"]
+    assert labels == ["Overview", "Services", "Sessions", "Events", "Alerts", "Memories", "Review", "Cooldowns",
+                      "Notifications"]
 
 
 def test_pages_render_without_javascript(client):
-    for path in ("/", "/sessions", "/events", "/memories", "/review", "/memories/changes", "/cooldowns"):
+    for path in ("/", "/sessions", "/events", "/memories", "/review", "/memories/changes", "/cooldowns",
+                 "/notifications"):
         response = client.get(path)
         assert response.status_code == 200, path
         assert response.text.startswith("<!doctype html>")
@@ -110,7 +112,7 @@ def test_a_third_party_plugin_adds_a_page(make_dashboard, tmp_path):
     assert "<h1>Tickets</h1>" in html and "&lt;filed by the agent&gt;" in html
     labels = re.findall(r'<li><a href="[^"]+"(?: aria-current="page")?>([^<]+)</a></li>', html)
     assert labels == ["Overview", "Services", "Sessions", "Events", "Alerts", "Memories", "Review", "Tickets",
-                      "Cooldowns"]
+                      "Cooldowns", "Notifications"]
 
 
 # --------------------------------------------------------------------------- sessions

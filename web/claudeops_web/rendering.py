@@ -108,11 +108,22 @@ def referring_page(request: Request[Any, Any, Any]) -> str | None:
     return urlunsplit(("", "", referer.path, referer.query, ""))
 
 
+MACHINE_READABLE = "machine_readable"
+"""A route handler's ``opt`` key: set it (``opt={"machine_readable": True}``) on a page outside ``/api/v1``
+that programs read (``/metrics``), so its errors are answered like the API's (a 401 rather than a
+redirect to the login form)."""
+
+
+def answers_machines(request: Request[Any, Any, Any]) -> bool:
+    handler: Any = request.scope.get("route_handler")  # absent when no route matched
+    return bool(handler is not None and handler.opt.get(MACHINE_READABLE))
+
+
 def handle_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     """JSON under ``/api/``; a login redirect for a missing token; an error fragment or page otherwise."""
     status = exc.status_code
     extra = sent_names(request, exc.extra) if isinstance(exc, ValidationException) else exc.extra
-    if request.url.path.startswith(API_PREFIX):
+    if request.url.path.startswith(API_PREFIX) or answers_machines(request):
         body: dict[str, Any] = {"status_code": status, "detail": str(exc.detail)}
         if extra:
             body["extra"] = extra

@@ -28,6 +28,8 @@ class WebSettings:
                              "'Authorization: Bearer'). Required to bind off loopback", secret=True)
     page_size: int = setting(50, "Rows per page in dashboard tables")
     poll_seconds: int = setting(5, "How often live pages refresh themselves, in seconds")
+    public_url: str = setting("", "The dashboard's address as others reach it (https://ops.example.net), for links "
+                                  "in notifications; empty: messages name the session without a link")
     htmx_path: str = setting("", "htmx.min.js to serve (empty: web/node_modules/htmx.org of the source "
                                  "checkout, installed by `npm ci --prefix web`)", env="CLAUDEOPS_HTMX_PATH")
     run_command: list[str] = setting([], "The command Run now and alerts start, to which the dashboard adds "
