@@ -51,7 +51,7 @@ from claudeops.runner.transcript import TeeTransport, TranscriptWriter
 from claudeops.session import read_only_mode
 from claudeops.session_rows import insert_session_row, update_session_row
 from claudeops.store import close_store, db
-from claudeops.toolgate.dry_run import mutating_reason
+from claudeops.toolgate import tool_refusal
 
 CORE_ONLY = ("claudeops.environment", "claudeops.escalation")
 TARGET = 1.25
@@ -90,7 +90,8 @@ async def required_work(app: App, recording: Path, transcripts: Path) -> int:
     mode = read_only_mode(False, 1)
 
     async def tier_one_check(tool_name: str, tool_input: dict[str, Any], tool_use_id: str) -> str | None:
-        return mutating_reason(tool_name, tool_input, mode) if mode else None
+        refusal = tool_refusal(tool_name, tool_input, mode) if mode else None
+        return refusal.message if refusal is not None else None
 
     recorded = read_recording(recording)
     transport = TeeTransport(ReplayTransport(recorded.frames, lines=recorded.lines, tool_gate=tier_one_check),

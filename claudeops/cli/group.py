@@ -35,6 +35,7 @@ from claudeops.config import ConfigError
 from claudeops.exit_codes import EXIT_FAILED, EXIT_USAGE
 from claudeops.logs import configure_logging
 from claudeops.plugins import PluginError, describe_plugins
+from claudeops.runner.allow_list import configured_allow_list
 from claudeops.store import StoreError, apply_migrations, backup_sqlite, mask_url
 from claudeops.version import __version__
 
@@ -230,8 +231,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     app, error = None, None
     try:
         app = App.load(_option_from(args, "--config"))
+        configured_allow_list(app.config)
     except (ConfigError, PluginError) as exc:
-        error = str(exc)
+        app, error = None, str(exc)
     if error and "doctor" not in args and not {"-h", "--help", "--version"} & set(args):
         fail(error, EXIT_USAGE)
     try:
