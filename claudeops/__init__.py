@@ -23,7 +23,7 @@ from claudeops.notable import SERVICE_STATUS_OF_LEVEL, UNKNOWN_STATUS, NotableEv
 from claudeops.plugins import PluginError, plugin_failure
 from claudeops.redaction import Redaction, redact, redact_secrets
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
-from claudeops.session import EscalationRequest, Handoff, Outcome, Session
+from claudeops.session import EscalationRequest, Handoff, JudgedCommand, Outcome, Session
 from claudeops.session_rows import STATUSES as SESSION_STATUSES
 from claudeops.session_rows import SessionRow, count_sessions, get_session_dict, session_dicts
 from claudeops.store import (
@@ -67,6 +67,7 @@ __all__ = [
     "EscalationRequest",
     "FakeClock",
     "Handoff",
+    "JudgedCommand",
     "Marker",
     "MarkerRegistry",
     "MarkerType",
