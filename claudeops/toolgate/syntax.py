@@ -29,9 +29,10 @@ _PARSER = Parser(Language(tree_sitter_bash.language()))
 
 _PATTERN_CHARS = frozenset("*?[]{}")
 """Unquoted, these make a word a file-name pattern or a brace expansion: Bash may turn it into other words."""
-_DIFFERS_FROM_BASH = re.compile(r"\\\r?\n|[\x00-\x08\x0b-\x1f\x7f]")
+_DIFFERS_FROM_BASH = re.compile(r"\\\r?\n|[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 """Text the grammar reads differently from Bash: a line continuation (Bash joins the words around it,
-the grammar splits them) and control characters (a carriage return is part of a word to Bash)."""
+the grammar splits them), control characters (a carriage return is part of a word to Bash) and
+lone surrogates (not text at all: JSON can carry them, UTF-8 cannot)."""
 
 CONSTRUCTS: dict[str, str] = {
     "for_statement": "a for loop", "c_style_for_statement": "a for loop", "while_statement": "a while or until loop",
@@ -135,17 +136,36 @@ def read_command_line(command: str) -> tuple[list[SimpleCommand], Unseen | None]
     odd = _DIFFERS_FROM_BASH.search(command)
     if odd is not None:
         what = "a line continuation (a backslash at the end of a line)" if odd.group().startswith("\\") \
-            else "a control character"
-        return [], Unseen(what, odd.group().replace("\r", "\\r").replace("\n", "\\n"))
+            else "a control character or a lone surrogate"
+        return [], Unseen(what, repr(odd.group())[1:-1])
     root = parse(command)
     commands: list[SimpleCommand] = []
     try:
         if root.has_error:
             raise _Unseen("text the shell parser cannot read", _first_error(root) or root)
+        _check_nothing_skipped(root, command)
         _statements(root, commands)
     except _Unseen as unseen:
         return commands, unseen.unseen
     return commands, None
+
+
+def _check_nothing_skipped(root: Node, command: str) -> None:
+    """Every character between the tree's tokens must be a blank: the grammar skips a word-initial ``\\ ``
+    (Bash's escaped space) as if it were one, so ``grep -e \\ x`` would read as ``grep -e x``."""
+    end = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.child_count:
+            stack.extend(reversed(node.children))
+            continue
+        gap = command[end:node.start_byte]
+        if gap and not gap.isspace():
+            raise _Unseen("text the shell parser skips", source=gap.strip() or gap)
+        end = max(end, node.end_byte)
+    if command[end:] and not command[end:].isspace():
+        raise _Unseen("text the shell parser skips", source=command[end:].strip())
 
 
 def _first_error(node: Node) -> Node | None:
@@ -210,19 +230,33 @@ def _simple_command(node: Node, redirections: tuple[Redirection, ...],
     words: list[Word] = []
     assignments: list[tuple[str, Word]] = []
     own = list(redirections)
+    previous_type, previous_end = "", -1
     for child in node.children:
         kind = child.type
+        touching = previous_end == child.start_byte
+        if touching and "variable_assignment" in (kind, previous_type):
+            raise _Unseen("words the shell parser splits differently from Bash", node)
         if kind == "command_name":
             words.append(_word(child.children[0]))
         elif kind == "variable_assignment":
             assignments.append(_assignment(child))
         elif kind in _REDIRECTIONS:
             own.append(_redirection(child))
+        elif touching and previous_type not in _REDIRECTIONS:
+            # The grammar sometimes splits one word in two (``':'\;``, ``'-r'\o``): Bash reads text with no
+            # blank between as one word, so the pieces are joined again.
+            words[-1] = _joined(words[-1], _word(child))
         else:
             words.append(_word(child))
+        previous_type, previous_end = kind, child.end_byte
     if not words:
         raise _Unseen("a variable assignment", node)
     return SimpleCommand(tuple(words), tuple(assignments), tuple(own), piped_from, _text(node))
+
+
+def _joined(first: Word, second: Word) -> Word:
+    pattern = first.pattern if not first.fixed else (len(first.text) + second.pattern if not second.fixed else -1)
+    return Word(first.text + second.text, pattern)
 
 
 def _assignment(node: Node) -> tuple[str, Word]:
@@ -299,10 +333,11 @@ def _word(node: Node) -> Word:
 
 
 def _unquoted(raw: str) -> Word:
-    """An unquoted word: backslashes escape the next character; ``*``, ``?``, ``[``, ``{`` make a pattern."""
-    if "$" in raw or "`" in raw:
-        raise _Unseen("an expansion", source=raw)
+    """An unquoted word: backslashes escape the next character; ``*``, ``?``, ``[``, ``{`` make a pattern,
+    an unescaped ``$`` or backquote an expansion."""
     if "\\" not in raw:
+        if "$" in raw or "`" in raw:
+            raise _Unseen("an expansion", source=raw)
         pattern = -1 if raw == "{}" else next((index for index, char in enumerate(raw) if char in _PATTERN_CHARS), -1)
         return Word(raw, pattern)
     text: list[str] = []
@@ -315,6 +350,8 @@ def _unquoted(raw: str) -> Word:
         elif char == "\\":
             escaped = True
         else:
+            if char in "$`":
+                raise _Unseen("an expansion", source=raw)
             if pattern < 0 and char in _PATTERN_CHARS:
                 pattern = len(text)
             text.append(char)
