@@ -292,7 +292,7 @@ BUILT_IN: dict[str, Rule] = {
                   "--show-delta -d"),
     "smartctl": rule("-a -x -H -i -A -c -j -l= -d= -q= --all --xall --health --info --attributes --capabilities "
                      "--json[=] --log= --device= --quietmode= --scan --scan-open", patterns=False),
-    "crontab": rule("-l -u=", operands=0),
+    "crontab": rule("-l -u=", operands=0, judge=judges.crontab),
     # services and containers
     "systemctl": _SYSTEMCTL, "journalctl": _JOURNALCTL,
     "service": rule("--status-all", judge=judges.service, patterns=False),
@@ -306,7 +306,8 @@ BUILT_IN: dict[str, Rule] = {
     "kubectl": _KUBECTL, "git": _GIT,
     # the network
     "curl": _CURL, "wget": _WGET,
-    "dig": ANYTHING, "host": ANYTHING, "nslookup": ANYTHING, "getent": ANYTHING, "whois": ANYTHING,
+    "dig": ANYTHING, "host": ANYTHING, "getent": ANYTHING, "whois": ANYTHING,
+    "nslookup": Rule(raw=True, judge=judges.operand_required),
     "traceroute": ANYTHING, "tracepath": ANYTHING, "mtr": rule(
         "-r -w -b -n -4 -6 -z -j -C -x --report --report-wide --show-ips --no-dns --aslookup --json --csv --xml "
         "-c= --report-cycles= -i= --interval= -s= --psize= -T --tcp -u --udp -P= --port= -m= --max-ttl="),
@@ -324,7 +325,7 @@ BUILT_IN: dict[str, Rule] = {
     "nft": rule("-a -n -N -s -j -y -t -T -S -u --handle --numeric --stateless --json --terse --numeric-time "
                 "--numeric-protocol --service", permute=False, judge=judges.nft, patterns=False),
     "ufw": rule(permute=False, subcommands={"status": rule(operands=1)}),
-    "wg": rule(permute=False, subcommands={"show": rule()}),
+    "wg": rule(permute=False, subcommands={"show": rule(judge=judges.wg_show)}),
     "tailscale": rule(permute=False, subcommands={name: rule("--json --peers --self --active --1 --4 --6")
                                                   for name in ("status", "ip", "version", "netcheck")}),
     "openssl": _OPENSSL,

@@ -210,6 +210,27 @@ def dpkg(args: Args, context: Context) -> None:
         raise Refusing("dpkg without -l, -L, -s or -S", "dpkg -l NAME")
 
 
+def crontab(args: Args, context: Context) -> None:
+    """``crontab -l`` lists; without ``-l`` crontab installs what it reads on standard input."""
+    if not args.has("-l"):
+        raise Refusing("crontab without -l installs a crontab from its input", "crontab -l")
+
+
+_WG_SECRETS = frozenset({"private-key", "preshared-keys"})
+
+
+def wg_show(args: Args, context: Context) -> None:
+    """``wg show`` reads; its ``private-key`` and ``preshared-keys`` fields are secrets, never to be printed."""
+    if _WG_SECRETS.intersection(args.texts):
+        raise Refusing("wg show would print a secret key", "wg show INTERFACE (public fields)")
+
+
+def operand_required(args: Args, context: Context) -> None:
+    """A program that, given nothing to look up, reads its commands from standard input (``nslookup``)."""
+    if not args.operands:
+        raise Refusing(f"{args.path} without a name reads commands from its input", f"{args.path} NAME")
+
+
 def s_client(args: Args, context: Context) -> None:
     """``openssl s_client`` sends its standard input to the server: only with nothing to send (``echo |``,
     ``< /dev/null``) is it a read."""

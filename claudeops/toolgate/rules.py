@@ -165,8 +165,9 @@ def read_args(words: Sequence[Word], program_rule: Rule, path: str) -> tuple[Arg
 
 
 def _subcommands(path: str, parent: Rule) -> str:
-    names = sorted(parent.subcommands or ())
-    shown = ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
+    """The read-only sub-commands, the most used first (as the allow-list lists them)."""
+    names = list(parent.subcommands or ())
+    shown = ", ".join(names[:10]) + (", …" if len(names) > 10 else "")
     return f"read-only sub-commands of {path}: {shown}"
 
 
