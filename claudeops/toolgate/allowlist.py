@@ -50,8 +50,7 @@ _COMPOSE = rule(
     })
 _DOCKER_OBJECT_READS = {"ls": _DOCKER_LS, "list": _DOCKER_LS, "inspect": _DOCKER_INSPECT}
 _DOCKER = rule(
-    "-D --debug --tls --tlsverify -H= --host= -c= --context= -l= --log-level= --config= --tlscacert= --tlscert= "
-    "--tlskey= -v --version", permute=False, bare=True, subcommands={
+    "-D --debug -c= --context= -l= --log-level= -v --version", permute=False, bare=True, subcommands={
         "ps": _DOCKER_PS, "inspect": _DOCKER_INSPECT, "logs": _DOCKER_LOGS, "stats": _DOCKER_STATS,
         "top": ANYTHING, "port": rule(), "diff": rule(), "version": rule("-f= --format="),
         "info": rule("-f= --format="), "images": _DOCKER_LS,
@@ -77,7 +76,7 @@ _SYSTEMCTL_READS = {
 _SYSTEMCTL = rule(
     "-a -l -q -r --all --full --quiet --recursive --no-pager --no-legend --plain --failed --user --system --value "
     "--no-ask-password --reverse --after --before --show-types -t= --type= --state= -p= --property= -P= -n= "
-    "--lines= -o= --output= -H= --host= -M= --machine= --timestamp=", bare=True, subcommands=_SYSTEMCTL_READS)
+    "--lines= -o= --output= -M= --machine= --timestamp=", bare=True, subcommands=_SYSTEMCTL_READS)
 _JOURNALCTL = rule(
     "-a -b[=] -e -k -l -m -N -q -r -x --all --boot[=] --catalog --dmesg --full --merge --no-full --no-hostname "
     "--no-pager --no-tail --pager-end --quiet --reverse --system --user --utc --list-boots --disk-usage --header "
@@ -107,7 +106,7 @@ _SSH: Rule = rule("-4 -6 -a -C -n -q -T -t -v -x -o= -p= -i= -l= -c= -m= -b= -e=
                   judge=judges.ssh, runs=lambda args: judges.runs_ssh(args, _SSH), patterns=False)
 """ssh HOST COMMAND: not ``-F`` (a config file may run a ProxyCommand), ``-E`` (a log file), ``-f``,
 ``-L``/``-R``/``-D``/``-W`` (forwarding, background), ``-J``, ``-M``/``-S`` (control sockets), ``-A``/``-X``."""
-_SHELL = rule("-c -e -u -x -o= +o=", permute=False, runs=judges.runs_script)
+_SHELL = rule("-c -e -u -x -o=", permute=False, runs=judges.runs_script)
 _OPENSSL = rule(permute=False, subcommands={
     "s_client": rule("-connect= -servername= -showcerts -brief -verify= -verify_return_error -CAfile= -CApath= "
                      "-starttls= -alpn= -tls1_2 -tls1_3 -no_ign_eof -quiet -4 -6 -host= -port= -timeout "
@@ -291,14 +290,15 @@ BUILT_IN: dict[str, Rule] = {
                   "--raw --nopager --color[=] --level= --facility= --syslog --since= --until= --time-format= "
                   "--show-delta -d"),
     "smartctl": rule("-a -x -H -i -A -c -j -l= -d= -q= --all --xall --health --info --attributes --capabilities "
-                     "--json[=] --log= --device= --quietmode= --scan --scan-open", patterns=False),
+                     "--json[=] --log= --device= --quietmode= --scan --scan-open", judge=judges.smartctl,
+                     patterns=False),
     "crontab": rule("-l -u=", operands=0, judge=judges.crontab),
     # services and containers
     "systemctl": _SYSTEMCTL, "journalctl": _JOURNALCTL,
     "service": rule("--status-all", judge=judges.service, patterns=False),
-    "timedatectl": rule("-a -p= --all --value --no-pager --property= -H= --host=", bare=True, subcommands={
+    "timedatectl": rule("-a -p= --all --value --no-pager --property=", bare=True, subcommands={
         "status": rule(), "show": rule(), "timesync-status": rule(), "show-timesync": rule()}),
-    "hostnamectl": rule("-H= --host= --static --transient --pretty --json=", bare=True,
+    "hostnamectl": rule("--static --transient --pretty --json=", bare=True,
                         subcommands={"status": rule()}),
     "resolvectl": rule("-4 -6 -i= -p= -t= -c= --legend= --no-pager --json=", bare=True,
                        subcommands={"status": rule(), "query": rule(), "statistics": rule()}),
@@ -326,7 +326,7 @@ BUILT_IN: dict[str, Rule] = {
                 "--numeric-protocol --service", permute=False, judge=judges.nft, patterns=False),
     "ufw": rule(permute=False, subcommands={"status": rule(operands=1)}),
     "wg": rule(permute=False, subcommands={"show": rule(judge=judges.wg_show)}),
-    "tailscale": rule(permute=False, subcommands={name: rule("--json --peers --self --active --1 --4 --6")
+    "tailscale": rule(permute=False, subcommands={name: rule("--json --peers --self --active -1 -4 -6")
                                                   for name in ("status", "ip", "version", "netcheck")}),
     "openssl": _OPENSSL,
     "ssh": _SSH,

@@ -138,11 +138,11 @@ def _command(cursor: _Script) -> bool:
         cursor.skip_blanks()
         while cursor.peek().isdigit():
             cursor.index += 1
-    elif command in _SED_LABELLED:  # a label, up to a newline or ``;`` (or ``}`` after a branch)
-        ends = ("", "\n", ";") if command == ":" else ("", "\n", ";", "}")
+    elif command in _SED_LABELLED:  # a label: a run without blanks, ``;`` (or ``}`` after a branch)
+        cursor.skip_blanks()
+        ends = ("", " ", "\t", "\n", ";") if command == ":" else ("", " ", "\t", "\n", ";", "}")
         while cursor.peek() not in ends:
             cursor.index += 1
-        return True
     elif command in _SED_TEXT or command == "#":
         cursor.rest_of_line()
         return True

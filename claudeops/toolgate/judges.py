@@ -231,6 +231,12 @@ def operand_required(args: Args, context: Context) -> None:
         raise Refusing(f"{args.path} without a name reads commands from its input", f"{args.path} NAME")
 
 
+def smartctl(args: Args, context: Context) -> None:
+    """``smartctl -l NAME`` shows a log; ``-l scterc,70,70`` (a value with commas) sets the drive's timers."""
+    if any("," in value for value in args.values("-l", "--log")):
+        raise Refusing("smartctl -l with settings changes the drive", "smartctl -l error, -l selftest, -H, -a")
+
+
 def s_client(args: Args, context: Context) -> None:
     """``openssl s_client`` sends its standard input to the server: only with nothing to send (``echo |``,
     ``< /dev/null``) is it a read."""

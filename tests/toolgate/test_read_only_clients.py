@@ -238,7 +238,8 @@ def test_read_only_one_liners_and_programs_by_system_path_pass(command):
     ("s/a\\/b/c/", True), ("1d # a comment", True), ("\\%x%p", True), ("1i\\\nheader", True),
     ("1e touch F", False), ("w F", False), ("s/a/b/w F", False), ("s/a/x/e", False), ("p;W F", False),
     ("r /etc/shadow", False), ("R /etc/shadow", False), ("s/a/b", False), ("/a/ e", False), ("1v", False),
-    ("s/x/y/gw F", False), ("s/a/b/;e", False), ("s/[/]/x/w F", False),
+    ("s/x/y/gw F", False), ("s/a/b/;e", False), ("s/[/]/x/w F", False), (":a w F", False), ("b end w F", False),
+    (":a;N;$!ba;s/\\n/ /g", True), ("/x/b skip;p;:skip", True),
 ])
 def test_sed_scripts_read_only_with_commands_that_print_or_edit_in_memory(script, reads):
     assert sed_reads(script) is reads
