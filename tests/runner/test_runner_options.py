@@ -229,6 +229,29 @@ def test_tier_2_may_change_things_its_rules_allow(runner_app, plugin):
     assert (report.tool_calls, report.tools_denied) == (1, 0)
 
 
+@pytest.mark.parametrize("tier", [2, 3])
+def test_a_dry_run_at_any_tier_is_held_to_the_read_only_gate(runner_app, plugin, tier):
+    frames = script_to_stream([bash("docker ps", "web Up"), bash("for s in web; do docker restart $s; done", ""),
+                               bash("zpool status", "ONLINE"), "done"])
+    [report] = replay(runner_app, frames, tier=tier, dry_run=True)
+    assert (report.tool_calls, report.tools_denied) == (3, 2)
+    assert [message for _, message in events()] == [
+        "dry run: refused `for s in web; do docker restart $s; done` (a for loop is not looked into)",
+        "dry run: refused `zpool status` (zpool is not a read-only program)"]
+
+
+def test_the_gate_uses_the_configured_allow_list(make_claudeops_app, plugin):
+    app = make_claudeops_app({"CLAUDEOPS_TOOLGATE_ALLOW": "zpool status"})
+    [report] = replay(app, script_to_stream([bash("zpool status", "ONLINE"), bash("zpool scrub tank", ""), "done"]))
+    assert (report.tool_calls, report.tools_denied) == (2, 1)
+
+
+def test_outside_a_dry_run_tiers_2_and_3_are_not_held_to_the_allow_list(runner_app, plugin):
+    frames = script_to_stream([bash("for s in web; do echo $s; done", "web"), "done"])
+    [report] = replay(runner_app, frames, tier=2, escalate=False)
+    assert (report.tool_calls, report.tools_denied) == (1, 0)
+
+
 def test_a_plugin_can_refuse_a_tool_call_and_the_model_sees_its_reason(runner_app, plugin):
     plugin.deny["Bash"] = "jellyfin is in cooldown until 14:00 (2 restarts in 4 h)"
     [report] = replay(runner_app, script_to_stream([bash("docker restart jellyfin", "jellyfin"), "ok"]), tier=2)
