@@ -5,7 +5,8 @@ options cannot change the system: files, services, containers, the network's con
 remote APIs (a GET an API treats as an action is the one kind of write no list can see). Options
 that write (``sort -o``, ``curl -o FILE``), follow for ever (``tail -f``) or run other programs
 (``git -c``, ``ssh -o ProxyCommand``) are left out. The operator extends the list with
-``[toolgate] allow`` entries (:func:`parse_entry`), documented in docs/runner.md.
+``[toolgate] allow`` entries (:func:`parse_entry`), documented in docs/runner.md. The module is
+long because it is one table: a program's rule sits where a reader looks for the program.
 """
 
 from __future__ import annotations

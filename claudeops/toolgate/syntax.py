@@ -28,7 +28,8 @@ from tree_sitter import Language, Node, Parser
 _PARSER = Parser(Language(tree_sitter_bash.language()))
 
 _PATTERN_CHARS = frozenset("*?[]{}")
-"""Unquoted, these make a word a file-name pattern or a brace expansion: Bash may turn it into other words."""
+"""Unquoted, these make a word a file-name pattern or a brace expansion: Bash may turn it into other words.
+(``{}`` alone, find's placeholder, is neither, and stays a fixed word.)"""
 _DIFFERS_FROM_BASH = re.compile(r"\\\r?\n|[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 """Text the grammar reads differently from Bash: a line continuation (Bash joins the words around it,
 the grammar splits them), control characters (a carriage return is part of a word to Bash) and
