@@ -62,7 +62,16 @@ from claudeops.redaction_ledger import redaction_warning
 from claudeops.runner.launch import LaunchError, RunBusy, RunOrder, StartedRun, StopRefused, start_run, stop_session
 from claudeops.runner.lock import lock_holder
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
-from claudeops.session import EscalationRequest, Handoff, Outcome, Run, RunOutcome, Session, SessionDetail
+from claudeops.session import (
+    EscalationRequest,
+    Handoff,
+    JudgedCommand,
+    Outcome,
+    Run,
+    RunOutcome,
+    Session,
+    SessionDetail,
+)
 from claudeops.session_rows import STATUSES as SESSION_STATUSES
 from claudeops.session_rows import SessionRow, count_sessions, get_session_dict, session_dicts, spend_since
 from claudeops.store import (
@@ -82,7 +91,7 @@ from claudeops.store import (
     storage_problem,
     write_patiently,
 )
-from claudeops.toolgate import WRITING_TOOLS, mutating_command, simple_commands, without_global_options
+from claudeops.toolgate import WRITING_TOOLS, command_refusal, simple_commands, without_global_options
 from claudeops.version import __version__
 from claudeops.windows import MaintenanceWindow, parse_duration, parse_window
 from claudeops.wording import counted, one_line
@@ -124,6 +133,7 @@ __all__ = [
     "Handoff",
     "Inventory",
     "InventoryService",
+    "JudgedCommand",
     "LaunchError",
     "MaintenanceWindow",
     "Marker",
@@ -155,6 +165,7 @@ __all__ = [
     "bytes_problem",
     "canonical_service",
     "close_store",
+    "command_refusal",
     "count_sessions",
     "counted",
     "create_frozen_tables",
@@ -173,7 +184,6 @@ __all__ = [
     "is_row_id",
     "lock_holder",
     "may_hold_secret",
-    "mutating_command",
     "now_timestamp",
     "one_line",
     "open_store_or_fail",

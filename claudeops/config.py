@@ -100,6 +100,15 @@ class PluginSettings:
     strict: bool = setting(False, "Stop a run when a plugin fails instead of logging and going on")
 
 
+@dataclass
+class ToolGateSettings:
+    """The ``[toolgate]`` section: what tier 1 and dry runs may run besides the built-in read-only programs."""
+
+    allow: list[str] = setting([], 'Extra read-only commands for tier 1 and dry runs: "program", "program '
+                                   'subcommand", then the options allowed ("-v --long --value="), or a final '
+                                   '"*" for any arguments (see docs/runner.md)')
+
+
 _READ_ONLY_BASH = ["Bash", "Read", "Grep", "Glob"]
 _NEVER_IN_TIER_1 = [
     "Bash(docker restart:*)", "Bash(docker start:*)", "Bash(docker stop:*)", "Bash(docker compose:*)",
@@ -129,7 +138,7 @@ def tier_section(tier: int) -> str:
 
 def core_schemas() -> dict[str, Any]:
     """The sections the core itself owns, as defaults (a dataclass type or instance)."""
-    schemas: dict[str, Any] = {CORE_SECTION: CoreSettings, "plugins": PluginSettings}
+    schemas: dict[str, Any] = {CORE_SECTION: CoreSettings, "plugins": PluginSettings, "toolgate": ToolGateSettings}
     schemas.update({tier_section(tier): defaults for tier, defaults in TIER_DEFAULTS.items()})
     return schemas
 

@@ -48,6 +48,18 @@ class Handoff:
     events: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class JudgedCommand:
+    """A Bash command the runner's tool gate judged in this session, and whether it refused it.
+
+    A marker that claims what a refused command would have done (a restart the cooldowns refused)
+    describes something that did not happen; the plugin that handles it can tell from these.
+    """
+
+    command: str
+    refused: bool
+
+
 READ_ONLY_TIER = 1
 """Tier 1 observes: the runner's tool gate refuses its state-changing calls, whatever the allow rules say."""
 
@@ -55,7 +67,7 @@ READ_ONLY_TIER = 1
 def read_only_mode(dry_run: bool, tier: int) -> str | None:
     """Why a session may not change anything ("dry run", "tier 1 is read-only"), or ``None``.
 
-    Here, not next to the check in :mod:`claudeops.dry_run`: plugins ask it (a cooldown recorded at
+    Here, not next to the gate in :mod:`claudeops.toolgate`: plugins ask it (a cooldown recorded at
     tier 1 did not happen), and importing the check would load the shell parser at every start.
     """
     if dry_run:
@@ -93,6 +105,8 @@ class Session:
     redactions: RedactionLedger = field(default_factory=lambda: RedactionLedger(secret_literals()), repr=False)
     """The secrets this session redacted, by kind and where (never the values), and the credential
     values of the runner's environment it redacts verbatim."""
+    judged_commands: list[JudgedCommand] = field(default_factory=list, repr=False)
+    """Every Bash command the tool gate judged so far, in order (none when nothing could refuse one)."""
 
     @property
     def settings(self) -> TierSettings:

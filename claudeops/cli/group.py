@@ -38,6 +38,7 @@ from claudeops.config import ConfigError
 from claudeops.exit_codes import EXIT_FAILED, EXIT_NEWER_DATABASE, EXIT_USAGE
 from claudeops.logs import configure_logging
 from claudeops.plugins import PluginError, describe_plugins
+from claudeops.runner.allow_list import configured_allow_list
 from claudeops.store import NewerDatabase, StoreError, backup_sqlite, describe_database_error, mask_url
 from claudeops.version import __version__
 from claudeops.wording import counted
@@ -246,8 +247,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     app, error = None, None
     try:
         app = App.load(_option_from(args, "--config"))
+        configured_allow_list(app.config)
     except (ConfigError, PluginError) as exc:
-        error = str(exc)
+        app, error = None, str(exc)
     if error and "doctor" not in args and not {"-h", "--help", "--version"} & set(args):
         fail(error, EXIT_USAGE)
     run_cli(app, error, args)

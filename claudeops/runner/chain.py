@@ -29,6 +29,7 @@ from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_RE
 from claudeops.exit_codes import EXIT_LOCKED as EXIT_LOCKED  # re-exported: callers of execute() compare with it
 from claudeops.logs import session_fields
 from claudeops.notable import START_REFUSED, NotableEvent
+from claudeops.runner.allow_list import configured_allow_list
 from claudeops.runner.credentials import require_credentials
 from claudeops.runner.hookcalls import PluginCalls
 from claudeops.runner.lock import RunLock, run_domain
@@ -259,6 +260,7 @@ def execute(app: App, request: RunRequest) -> ChainResult:
     before any session starts.
     """
     validate_core(app.config)  # again: command-line flags were applied after loading
+    configured_allow_list(app.config)
     check_prompts(app, request)
     if request.transport_factory is None:
         require_credentials(os.environ, app.config.core.setting_sources)

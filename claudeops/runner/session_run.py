@@ -34,6 +34,7 @@ from claudeops.clock import now_timestamp
 from claudeops.logs import session_fields
 from claudeops.notable import SESSION_FAILED, SESSION_INTERRUPTED, NotableEvent
 from claudeops.plugins import PluginError
+from claudeops.runner.allow_list import configured_allow_list
 from claudeops.runner.failures import exception_failure, result_failure
 from claudeops.runner.hookcalls import PluginCalls
 from claudeops.runner.lock import run_domain
@@ -44,10 +45,10 @@ from claudeops.runner.replay import GatedTransport
 from claudeops.runner.sdk import CLITransport
 from claudeops.runner.stream import StreamDispatcher, StreamState
 from claudeops.runner.transcript import TeeTransport, TranscriptWriter
-from claudeops.session import Handoff, Outcome, Session
+from claudeops.session import Handoff, JudgedCommand, Outcome, Session
 from claudeops.session_rows import insert_session_row, update_session_row
 from claudeops.store import db, write_patiently
-from claudeops.toolgate.dry_run import mutating_reason
+from claudeops.toolgate import AllowList, tool_refusal
 from claudeops.wording import counted
 
 log = logging.getLogger(__name__)
@@ -138,6 +139,7 @@ class SessionRun:
         # The session's read-only mode and whether any plugin checks tool calls: set once in _run, read by the
         # tool gate on every call.
         self._read_only: str | None = None
+        self._allow: AllowList = configured_allow_list(app.config)
         self._checks_tools = False
         self._scope = anyio.CancelScope()
         self._transport: TeeTransport | None = None
@@ -281,9 +283,10 @@ class SessionRun:
         assert session is not None
         try:
             mode = self._read_only
-            reason = mutating_reason(tool_name, tool_input, mode) if mode else None
-            if reason is not None:
-                _record_event(session, "info", f"{reason.split(';')[0]} (refused)")
+            refusal = tool_refusal(tool_name, tool_input, mode, self._allow) if mode else None
+            reason = refusal.message if refusal is not None else None
+            if refusal is not None:
+                _record_event(session, "info", refusal.summary)
             elif self._checks_tools:
                 await self._dispatcher.until_seen(tool_use_id)
                 reason, failure = await self.calls.first("check_tool_use", session=session, tool_name=tool_name,
@@ -296,6 +299,8 @@ class SessionRun:
         except Exception as exc:
             log.error("tool gate failed for %s: %s: %s", tool_name, type(exc).__name__, exc)
             reason = "refused: the tool gate failed; do not retry this call"
+        if tool_name == "Bash":
+            session.judged_commands.append(JudgedCommand(str(tool_input.get("command", "")), reason is not None))
         if reason is None:
             return None
         self.denied += 1

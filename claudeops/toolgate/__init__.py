@@ -1,20 +1,25 @@
-"""The tool gate: what a tool call would change, judged before it runs.
+"""The tool gate: what a tool call may run at tier 1 and in a dry run, and what it would restart.
 
-Tier-1 sessions and dry runs refuse every call this gate finds could change state; the cooldowns
-plugin finds restarts through the same parse. Entry surface:
+Tier-1 sessions and dry runs allow a call only when it is known to only read (deny by default);
+the cooldowns plugin finds restarts through the same parse. Entry surface:
 
-* :func:`mutating_reason` — why a tool call (``Bash``, ``Write``, …) would change state, or ``None``;
-* :func:`mutating_command` — the same for one shell command line;
+* :func:`tool_refusal` — why a tool call (``Bash``, ``Write``, …) is refused in a read-only mode, or ``None``;
+* :func:`command_refusal` — the same for one shell command line, as a :class:`Refusal`;
+* :class:`AllowList` / :data:`BUILT_IN_LIST` — the allow-list, extended with ``[toolgate] allow`` entries;
 * :func:`simple_commands` — every simple command a command line runs, wrappers seen through;
 * :func:`without_global_options` — a program's words with its global options removed.
 
-Inside: ``shell`` tokenizes and unwraps command lines, ``argv`` reads a program's options,
-``dry_run`` holds the policy, ``queries`` tells read-only SQL and redis commands, and
-``inline_code`` judges ``python3 -c`` and friends.
+Inside: ``syntax`` reads a command line with tree-sitter-bash, ``rules`` reads a program's
+arguments against what it may be given, ``allowlist`` holds the read-only programs, ``judges``
+the programs whose options alone do not decide, ``inline_code`` sed scripts and awk programs,
+``queries`` read-only SQL and redis commands, ``gate`` puts them together; ``shell`` and
+``argv`` unwrap commands for the cooldown patterns.
 """
 
+from claudeops.toolgate.allowlist import BUILT_IN_LIST, ENTRY_SYNTAX, AllowList, Entry, parse_entry
 from claudeops.toolgate.argv import without_global_options
-from claudeops.toolgate.dry_run import WRITING_TOOLS, mutating_command, mutating_reason
+from claudeops.toolgate.gate import WRITING_TOOLS, Refusal, command_refusal, tool_refusal
 from claudeops.toolgate.shell import simple_commands
 
-__all__ = ["WRITING_TOOLS", "mutating_command", "mutating_reason", "simple_commands", "without_global_options"]
+__all__ = ["BUILT_IN_LIST", "ENTRY_SYNTAX", "WRITING_TOOLS", "AllowList", "Entry", "Refusal", "command_refusal",
+           "parse_entry", "simple_commands", "tool_refusal", "without_global_options"]

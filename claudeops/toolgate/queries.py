@@ -45,6 +45,8 @@ _WRITING_WORDS = frozenset({
     "pg_backup_stop", "setval", "nextval", "set_config", "lo_import", "lo_export", "lo_unlink", "lo_create",
     "lo_put", "pg_file_write", "pg_file_unlink", "pg_file_rename", "dblink_exec", "pg_notify",
     "writefile", "edit", "load_extension",
+    # functions that run the SQL text they are given, which the scan sees only as a quoted string
+    "dblink", "dblink_send_query", "query_to_xml", "query_to_xml_and_xmlschema", "query_to_xmlschema",
 })
 
 _REPORTING_PRAGMAS = frozenset({

@@ -1,45 +1,27 @@
-"""What a Bash command line would run: its simple commands, with wrappers peeled off.
+"""What a Bash command line would run, for the cooldowns: its simple commands, with wrappers peeled off.
 
 ``ssh nas "sudo docker restart jellyfin && docker logs jellyfin"`` runs ``docker restart
 jellyfin`` and ``docker logs jellyfin``; the cooldown patterns must see exactly those, whatever
-wraps or chains them. This is a careful tokenizer, not a shell: it understands quoting, the
-separators ``; & && || | |&``, newlines, sub-shells (``( )``, ``$( )``, backticks), redirections,
-``NAME=value`` prefixes, the wrappers in :data:`WRAPPERS` (``sudo``, ``env``, ``timeout``,
-``xargs``, ``eval``, ``watch``, ``ssh host command``…), ``sh -c``/``bash -c`` scripts, the
-commands ``find -exec`` runs and those run in containers (``docker exec``, ``kubectl exec``).
-It never raises: text it cannot tokenise is split on whitespace and separators instead, so a
-syntax error cannot hide a restart.
+wraps or chains them. The commands come from the same tree-sitter parse as the read-only gate's
+(:func:`claudeops.toolgate.syntax.every_command`), read generously: every command anywhere, in
+loops, functions, groups and substitutions too. Then the wrappers in :data:`WRAPPERS` (``sudo``,
+``env``, ``timeout``, ``xargs``, ``eval``, ``watch``, ``ssh host command``…) are peeled off, and
+``sh -c`` scripts, the commands ``find -exec`` runs and those run in containers (``docker exec``,
+``kubectl exec``) are followed. It never raises.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from claudeops.toolgate.argv import KUBECTL_VALUES, Syntax, read_options, subcommand
+from claudeops.toolgate.syntax import every_command
 
 MAX_DEPTH = 6
 """Nested ``ssh``/``sh -c``/``eval`` levels followed; deeper text is not looked into."""
-
-_PUNCTUATION = "();<>|&\n`"
-_SEPARATOR_CHARS = _PUNCTUATION + "$"
-_REDIRECTION = re.compile(r"^[<>&]*[<>][<>&]*\|?$")
-"""``>``, ``>>``, ``2>``'s operator, ``>&``, ``&>``, ``<``, and ``>|`` (write even with noclobber)."""
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_FALLBACK_SPLIT = re.compile(r"(\|\||&&|&>>?|>>|>&|>\||[;&|()`\n<>]|\$\()")
-"""Separators and redirections, for a line shlex cannot read (an unbalanced quote)."""
-_PLAIN_TOKEN = re.compile(r"[();<>|&\n`]+|[^ \t\r();<>|&\n`]+")
-"""Runs of separators, or of anything else but blanks: exactly shlex's tokens when there are no quotes or escapes."""
-_NEEDS_PARSING = re.compile(r"[();<>|&\n`$\"'\\\t\r]")
-"""A command line without any of these is one simple command whose words are its space-separated runs."""
-QUOTED = re.compile(r"""'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]""")
-"""A quoted string or an escaped character: separators in it are text (``find … -exec rm {} \\;``)."""
-_HIDE = str.maketrans({char: chr(0xE000 + index) for index, char in enumerate(_PUNCTUATION)})
-_SHOW = str.maketrans({chr(0xE000 + index): char for index, char in enumerate(_PUNCTUATION)})
-"""Quoted separators travel through shlex as private-use characters, so they are never taken for real ones."""
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh"})
 
@@ -127,94 +109,19 @@ def simple_commands(command: str) -> list[list[str]]:
     ``NAME=value`` assignments and redirections are dropped.
     """
     return [[words[0].rpartition("/")[2], *words[1:]] if "/" in words[0] else words
-            for words in commands_as_written(command)]
+            for words in _commands(command, 0)]
 
 
-def commands_as_written(command: str, depth: int = 0) -> list[list[str]]:
-    """:func:`simple_commands` with each program as the command line names it (``./fix.sh``, ``/usr/bin/docker``).
-
-    The read-only check needs the path: a program run by a path outside the system's
-    directories is a script it cannot see, where the same name alone would be a command.
-    """
+def _commands(command: str, depth: int) -> list[list[str]]:
     if depth > MAX_DEPTH:
         return []
-    if _NEEDS_PARSING.search(command) is None:  # most calls (``docker logs x``): nothing to split or look into
-        words = [word for word in command.split(" ") if word]
-        return _unwrap(words, depth) if words else []
-    return _parsed_commands(command, depth)
-
-
-def _parsed_commands(command: str, depth: int) -> list[list[str]]:
-    """:func:`commands_as_written` for a line with separators, redirections, quotes or substitutions."""
     found: list[list[str]] = []
-    for words in _split(command):
+    for words in every_command(command):
         found.extend(_unwrap(words, depth))
-        for word in words:
-            if "$(" in word or "`" in word:  # a command substitution kept whole by quoting
-                found.extend(commands_as_written(re.sub(r"\$\(|\)|`", " ; ", word), depth + 1))
     return found
 
 
-def _split(command: str) -> list[list[str]]:
-    """The command line cut at separators, redirections taken out of the words.
-
-    Output written into a file (``> /etc/hosts``, ``>> log``) is a simple command of its own,
-    ``[">", "/etc/hosts"]``, wherever it hides (``sh -c 'echo x > f'``): a write the read-only
-    check must see, and no program for the cooldown patterns. A ``>`` inside quotes is text
-    (``awk 'NR>1'``).
-    """
-    commands: list[list[str]] = [[]]
-    writes: list[list[str]] = []
-    redirection = None
-    for token in _tokens(command):
-        if redirection is not None:
-            if _writes_file(redirection, token):
-                writes.append([redirection, token])
-            redirection = None
-            continue
-        if ("<" in token or ">" in token) and _REDIRECTION.match(token):
-            redirection = token  # the file or descriptor it redirects to comes next
-        elif token and not token.strip(_SEPARATOR_CHARS):  # nothing but separators (and ``$`` of ``$(``)
-            commands.append([])
-        else:
-            commands[-1].append(token if token.isascii() else token.translate(_SHOW))
-    return [words for words in commands if words] + writes
-
-
-def _writes_file(redirection: str, target: str) -> bool:
-    """Whether ``redirection target`` writes into a file: not input, not a descriptor, not a device."""
-    if ">" not in redirection:
-        return False
-    if redirection.endswith("&") and (target.isdigit() or target == "-"):
-        return False  # ``2>&1``: a copy of a descriptor
-    return target not in NOT_FILES
-
-
-NOT_FILES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
-"""Redirection targets that write nothing anywhere."""
-
-
-def _tokens(command: str) -> list[str]:
-    """The words and separator runs of ``command``, as ``shlex`` in POSIX mode splits them.
-
-    Without quotes or backslashes shlex has nothing to interpret, and a regex gives the same
-    tokens (checked against shlex on 300,000 random command lines) twenty times faster: the
-    tool gate tokenises every Bash call of a tier-1 or dry-run session. With them, separators that
-    are quoted or escaped are hidden from shlex (see :data:`_HIDE`), which would otherwise return
-    ``\\;`` and ``';'`` as the same ``;`` token as a real separator.
-    """
-    if '"' not in command and "'" not in command and "\\" not in command:
-        return _PLAIN_TOKEN.findall(command)
-    hidden = QUOTED.sub(lambda quoted: quoted.group().translate(_HIDE), command)
-    lexer = shlex.shlex(hidden, posix=True, punctuation_chars=_PUNCTUATION)
-    lexer.whitespace_split = True
-    lexer.whitespace = " \t\r"
-    lexer.commenters = ""
-    try:
-        return list(lexer)
-    except ValueError:  # unbalanced quotes: fall back to a plain split
-        return [token for part in _FALLBACK_SPLIT.split(command.replace('"', " ").replace("'", " "))
-                for token in ([part] if _FALLBACK_SPLIT.fullmatch(part) else part.split())]
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def _unwrap(words: list[str], depth: int) -> list[list[str]]:
@@ -232,7 +139,7 @@ def _unwrap(words: list[str], depth: int) -> list[list[str]]:
             if command is None:
                 return [[program, *words[1:]]]
             if script and command:
-                return commands_as_written(" ".join(command), depth + 1)
+                return _commands(" ".join(command), depth + 1)
             words = command
             continue
         follow = _FOLLOWED.get(program)
@@ -259,7 +166,7 @@ def _wrapped(words: list[str], wrapper: Wrapper) -> tuple[list[str] | None, bool
 def _shell(program: str, words: list[str], depth: int) -> list[list[str]] | None:
     """The commands of ``sh -c 'script'``; ``None`` for a shell running a file or standard input."""
     script = _shell_script(words)
-    return None if script is None else commands_as_written(script, depth + 1)
+    return None if script is None else _commands(script, depth + 1)
 
 
 def _find(program: str, words: list[str], depth: int) -> list[list[str]]:

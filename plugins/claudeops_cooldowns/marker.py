@@ -15,9 +15,13 @@ from collections.abc import Iterable
 from claudeops import MARKER_SERVICE, MAX_SERVICE_LENGTH, Marker, MarkerType, Session
 from claudeops_cooldowns.names import service_name
 from claudeops_cooldowns.repository import record_action
-from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART
+from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART, patterns_from
+from claudeops_cooldowns.targets import EVERY_SERVICE, find_targets
 
 log = logging.getLogger(__name__)
+
+PLUGIN_STATE = "claudeops_cooldowns"
+"""This plugin's key in ``Session.plugin_state``: how many records of each (action, service) counted."""
 
 ACTION_WORDS = {
     "restart": RESTART, "restarted": RESTART,
@@ -90,13 +94,47 @@ def handle_cooldown(session: Session, marker: Marker) -> bool:
                     marker.text.strip())
         return False
     action_word, service, outcome_word, message = marker.groups
-    if not service_name(service or ""):  # ``.service``: a unit suffix with no unit in front of it
+    name = service_name(service or "")
+    if not name:  # ``.service``: a unit suffix with no unit in front of it
         warn_malformed(session, marker.text)
         return False
-    record_action(service=service or "", action=ACTION_WORDS[(action_word or "").lower()],
+    action = ACTION_WORDS[(action_word or "").lower()]
+    refused = refused_claim(session, action, name)
+    if refused is not None:
+        session.record_event("warning", f"cooldown record not counted: the {action} of {name} it claims was "
+                             f"refused in this session ({refused})", name)
+        return False
+    record_action(service=service or "", action=action,
                   success=OUTCOME_WORDS[(outcome_word or "").lower()], message=message or "", tier=session.tier,
                   session_id=session.id, created_at=session.now())
     return True
+
+
+def refused_claim(session: Session, action: str, service: str) -> str | None:
+    """The refused command a record claims the work of, or ``None`` when the record may count.
+
+    The runner's tool gate (the cooldowns' own check among others) refused that command, so the
+    action the record claims did not happen: counting it would put the service into cooldown, or
+    move the end of its window, for nothing. Records are matched to the session's commands that
+    the cooldown patterns find for the same action and service: as many records count as such
+    commands ran, and one beyond that is dropped only when such a command was refused. A record of
+    an action the patterns do not see (an API call) counts as before, as does every doubtful one:
+    a limit that counts too little protects less.
+    """
+    patterns = patterns_from(session.config.section("cooldowns"))
+    ran, refused = 0, None
+    for judged in session.judged_commands:
+        if any(target.action == action and target.service in (service, EVERY_SERVICE)
+               for target in find_targets(judged.command, patterns)):
+            if judged.refused:
+                refused = refused or judged.command
+            else:
+                ran += 1
+    counted = session.plugin_state.setdefault(PLUGIN_STATE, {})
+    if refused is None or counted.get((action, service), 0) < ran:
+        counted[(action, service)] = counted.get((action, service), 0) + 1
+        return None
+    return refused
 
 
 def warn_malformed(session: Session, text: str) -> None:

@@ -28,7 +28,7 @@ class Target:
 def find_targets(command: str, patterns: Mapping[str, Sequence[re.Pattern[str]]]) -> list[Target]:
     """Every (action, service) ``command`` would perform, in order, without duplicates.
 
-    Each simple command (see :mod:`claudeops.shell`) is joined with single spaces and
+    Each simple command (see :func:`claudeops.simple_commands`) is joined with single spaces and
     searched with every pattern, as written and without the options before its sub-command
     (``docker --log-level debug restart x`` is searched as ``docker restart x`` too, so an
     option cannot hide a restart from patterns anchored on ``docker restart``); each match

@@ -2,7 +2,8 @@
 
 The prompt says such a service is to be left alone; this makes it so, like an exhausted
 cooldown: before a tool runs, a call that would change state (the tool gate's own judgement,
-:func:`claudeops.mutating_command`, the one tier 1 and dry runs obey) and names such a service
+:func:`claudeops.command_refusal`, the deny-by-default gate tier 1 and dry runs obey: a command it does
+not know to only read counts as a change) and names such a service
 (its name, container or unit, anywhere in the command line or the file path) is refused, and
 the refusal is a warning event. A Docker Compose command that names no service acts on the whole
 project, so it is refused while any service is closed. Tier 1 and dry runs need no check: they
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from claudeops import WRITING_TOOLS, Pause, Session, mutating_command, paused_services, simple_commands
+from claudeops import WRITING_TOOLS, Pause, Session, command_refusal, paused_services, simple_commands
 from claudeops import without_global_options as past_global_options
 
 _WORD_SPLIT = re.compile(r"""[\s;&|()<>`'"$=,:@/\\]+""")
@@ -35,8 +36,8 @@ def check_tool(session: Session, tool_name: str, tool_input: dict[str, Any]) -> 
         text = str(tool_input.get("file_path") or tool_input.get("notebook_path") or "")
     elif tool_name == "Bash":
         text = str(tool_input.get("command", ""))
-        if mutating_command(text) is None:
-            return None  # reading is never refused
+        if command_refusal(text) is None:
+            return None  # what the gate knows only reads is never refused
     else:
         return None
     hit = _named_service(session, text, closed) or _whole_project(text, closed)
@@ -85,7 +86,7 @@ def _whole_project(command: str, closed: dict[str, str]) -> tuple[str, str] | No
             arguments = rest[1:]
         else:
             continue
-        if arguments and mutating_command(" ".join(words)) is not None and not _names_any(arguments[1:]):
+        if arguments and command_refusal(" ".join(words)) is not None and not _names_any(arguments[1:]):
             names = ", ".join(sorted(closed))
             return "every service of the project", f"includes {names} (closed now); name the services to change"
     return None

@@ -8,7 +8,7 @@ import pytest
 from claudeops_cooldowns.settings import REDEPLOYMENT, RESTART, CooldownSettings, patterns_from
 from claudeops_cooldowns.targets import EVERY_SERVICE, find_targets
 
-from claudeops.toolgate.dry_run import mutating_command
+from claudeops.toolgate import command_refusal
 
 PATTERNS = patterns_from(CooldownSettings())
 
@@ -146,7 +146,7 @@ def test_commands_that_redeploy(command, expected):
                                      *(command for command, _ in REDEPLOYMENTS)])
 def test_the_read_only_check_refuses_everything_the_cooldowns_count(command):
     """Dry runs at any tier rely on the core check alone: it must know every restart the patterns know."""
-    assert mutating_command(command) is not None
+    assert command_refusal(command) is not None
 
 
 @pytest.mark.parametrize("command", [

@@ -58,7 +58,8 @@ def test_tier_1_restarts_are_refused_in_a_session(app, clock, run_scripted):
     report = run_scripted([bash("sudo docker restart jellyfin", "jellyfin"), "done"], 1, clock)
     assert report.tools_denied == 1
     # the runner's read-only gate answers first; the plugin's own tier-1 refusal is the second line of defence
-    assert tool_results(report)[0].startswith("tier 1 is read-only: `docker restart jellyfin` would change")
+    assert tool_results(report)[0].startswith(
+        "tier 1 is read-only: refused `docker restart jellyfin`: `restart` is not a read-only sub-command of docker")
 
 
 def test_a_cooldown_marker_counts_for_the_very_next_tool_call_of_the_same_response(app, clock, run_scripted):

@@ -209,11 +209,13 @@ def test_dry_run_refuses_mutating_tools_and_says_so(runner_app, plugin):
     [report] = replay(runner_app, frames, dry_run=True)
     results = [detail for name, detail in plugin.calls if name == "on_message"]
     assert report.tools_denied == 2 and report.tool_calls == 3
-    assert any("dry run: `docker restart jellyfin` would change the system" in message for _, message in events())
+    refused = "dry run: refused `docker restart jellyfin` (`restart` is not a read-only sub-command of docker)"
+    assert any(message == refused for _, message in events())
     frames = [json.loads(line) for line in Path(report.transcript_path).read_text().splitlines()]
     tool_results = [block["content"] for frame in frames if frame["type"] == "user"
                     for block in frame["message"]["content"]]
-    assert tool_results[0] == "jellyfin Up" and tool_results[2].startswith("dry run: Write is not allowed")
+    assert tool_results[0] == "jellyfin Up"
+    assert tool_results[2].startswith("dry run: refused `Write`: Write changes files")
     assert results.count("UserMessage") == 3
 
 
@@ -223,12 +225,35 @@ def test_tier_1_is_read_only_whatever_its_allow_rules_say(runner_app, plugin):
     [report] = replay(runner_app, frames, tier=1)
     assert (report.tool_calls, report.tools_denied) == (3, 2)
     transcript = Path(report.transcript_path).read_text()
-    assert "tier 1 is read-only: `touch /srv/marker` would change the system and is not run" in transcript
-    assert "tier 1 is read-only: Edit is not allowed because it changes files" in transcript
+    assert "tier 1 is read-only: refused `touch /srv/marker`: touch is not a read-only program" in transcript
+    assert "tier 1 is read-only: refused `Edit`: Edit changes files" in transcript
 
 
 def test_tier_2_may_change_things_its_rules_allow(runner_app, plugin):
     frames = script_to_stream([bash("touch /srv/marker", ""), "done"])
+    [report] = replay(runner_app, frames, tier=2, escalate=False)
+    assert (report.tool_calls, report.tools_denied) == (1, 0)
+
+
+@pytest.mark.parametrize("tier", [2, 3])
+def test_a_dry_run_at_any_tier_is_held_to_the_read_only_gate(runner_app, plugin, tier):
+    frames = script_to_stream([bash("docker ps", "web Up"), bash("for s in web; do docker restart $s; done", ""),
+                               bash("zpool status", "ONLINE"), "done"])
+    [report] = replay(runner_app, frames, tier=tier, dry_run=True)
+    assert (report.tool_calls, report.tools_denied) == (3, 2)
+    assert [message for _, message in events()] == [
+        "dry run: refused `for s in web; do docker restart $s; done` (a for loop is not looked into)",
+        "dry run: refused `zpool status` (zpool is not a read-only program)"]
+
+
+def test_the_gate_uses_the_configured_allow_list(make_claudeops_app, plugin):
+    app = make_claudeops_app({"CLAUDEOPS_TOOLGATE_ALLOW": "zpool status"})
+    [report] = replay(app, script_to_stream([bash("zpool status", "ONLINE"), bash("zpool scrub tank", ""), "done"]))
+    assert (report.tool_calls, report.tools_denied) == (2, 1)
+
+
+def test_outside_a_dry_run_tiers_2_and_3_are_not_held_to_the_allow_list(runner_app, plugin):
+    frames = script_to_stream([bash("for s in web; do echo $s; done", "web"), "done"])
     [report] = replay(runner_app, frames, tier=2, escalate=False)
     assert (report.tool_calls, report.tools_denied) == (1, 0)
 

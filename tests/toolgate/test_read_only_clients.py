@@ -1,19 +1,22 @@
-"""Tier 1 and dry runs refuse database writes, downloads into files and mounts, and keep read-only checks allowed."""
+"""Tier 1 and dry runs: database, HTTP, firewall and network clients read only with what they are given."""
 
 from __future__ import annotations
-
-import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claudeops.toolgate.dry_run import mutating_command, mutating_reason
-from claudeops.toolgate.inline_code import awk_changes
+from claudeops.toolgate import command_refusal, tool_refusal
+from claudeops.toolgate.inline_code import awk_changes, sed_reads
 from claudeops.toolgate.queries import sql_reads
 
 TIER_1 = "tier 1 is read-only"
+
+
+def refusal_message(command: str) -> str:
+    refusal = tool_refusal("Bash", {"command": command}, TIER_1)
+    assert refusal is not None, f"{command!r} was allowed"
+    return refusal.message
 
 
 @pytest.mark.parametrize("command", [
@@ -63,24 +66,21 @@ TIER_1 = "tier 1 is read-only"
     "sudo mount -a",
 ])
 def test_tier_1_refuses_database_writes_downloads_into_files_and_mounts(command):
-    assert mutating_command(command) is not None
-    assert mutating_reason("Bash", {"command": command}, TIER_1).startswith(f"{TIER_1}: `")
+    assert refusal_message(command).startswith(f"{TIER_1}: refused `")
 
 
 @pytest.mark.parametrize("command", [
     "psql -h db.lan -U app <<EOF\nSELECT 1;\nEOF",
     "psql app < queries.sql",
-    "psql -f /tmp/check.sql",
     "echo 'DROP TABLE x' | psql",
     "mysql -h db.lan app <<EOF\nSHOW TABLES;\nEOF",
     "sqlite3 app.db < fix.sql",
-    "sqlite3 -init setup.sql app.db 'select 1'",
     "echo 'set a b' | redis-cli",
-    "redis-cli --pipe < commands.txt",
+    "redis-cli < commands.txt",
 ])
 def test_tier_1_refuses_queries_it_cannot_see_and_says_how_to_pass_them(command):
-    reason = mutating_reason("Bash", {"command": command}, TIER_1)
-    assert reason is not None and "standard input or a file" in reason and "psql -c" in reason
+    message = refusal_message(command)
+    assert "the gate cannot see" in message and ("psql -c" in message or "redis-cli -h HOST ping" in message)
 
 
 @pytest.mark.parametrize("command", [
@@ -123,7 +123,7 @@ def test_tier_1_refuses_queries_it_cannot_see_and_says_how_to_pass_them(command)
     "mount -t nfs4",
 ])
 def test_tier_1_allows_read_only_database_http_and_mount_checks(command):
-    assert mutating_command(command) is None
+    assert command_refusal(command) is None
 
 
 @pytest.mark.parametrize("command", [
@@ -131,18 +131,19 @@ def test_tier_1_allows_read_only_database_http_and_mount_checks(command):
     "mysqladmin create app", "mysqladmin password new", "mysqladmin status kill 42", "mariadb-admin refresh",
     "pg_ctl restart -D /var/lib/postgresql/data", "pg_ctl -D /srv/pg stop -m fast", "pg_ctl promote",
     "dropdb app", "createdb app", "dropuser bob", "createuser bob", "vacuumdb --all",
-    "mongosh --eval 'db.dropDatabase()'", "mongosh --quiet --eval \"db.adminCommand('ping'); db.dropDatabase()\"",
-    "mongo app --eval 'db.users.insertOne({})'",
+    "mongosh --eval 'db.dropDatabase()'", "psql -f /tmp/check.sql",
+    "sqlite3 -init setup.sql app.db 'select 1'",
+    "mongosh --quiet --eval \"db.adminCommand('ping'); db.dropDatabase()\"",
+    "mongosh app --eval 'db.users.insertOne({})'",
 ])
 def test_tier_1_refuses_database_admin_commands_that_change_the_server(command):
-    assert mutating_command(command) is not None
+    assert command_refusal(command) is not None
 
 
 @pytest.mark.parametrize("command", ["mongosh", "mongosh mongodb://db.lan/app", "mongosh app fix.js",
-                                     "mongosh --file fix.js", "mongo --eval 'db.users.find()'"])
-def test_tier_1_refuses_mongo_shells_it_cannot_judge_as_unseen(command):
-    reason = mutating_reason("Bash", {"command": command}, TIER_1)
-    assert reason is not None and "standard input or a file" in reason
+                                     "mongosh --file fix.js", "mongosh --eval 'db.users.find()'"])
+def test_tier_1_refuses_mongo_shells_it_cannot_judge(command):
+    assert command_refusal(command) is not None
 
 
 @pytest.mark.parametrize("command", [
@@ -155,7 +156,7 @@ def test_tier_1_refuses_mongo_shells_it_cannot_judge_as_unseen(command):
     "ip -4 neigh flush all", "ip netns exec vpn curl x", "ip -batch /tmp/cmds",
 ])
 def test_tier_1_refuses_firewall_and_network_changes(command):
-    assert mutating_command(command) is not None
+    assert command_refusal(command) is not None
 
 
 @pytest.mark.parametrize("command", [
@@ -169,38 +170,23 @@ def test_tier_1_refuses_firewall_and_network_changes(command):
     "ntfy -c /etc/ntfy/client.yml publish alerts down",
 ])
 def test_tier_1_refuses_uploads_files_written_by_curl_or_perl_and_notifications(command):
-    assert mutating_command(command) is not None
+    assert command_refusal(command) is not None
 
 
 @pytest.mark.parametrize("command", [
     "mysqladmin status", "mysqladmin -h db.lan -uroot -psecret processlist extended-status", "mysqladmin version",
-    "pg_ctl status -D /var/lib/postgresql/data",
     "mongosh --quiet --eval \"db.adminCommand('ping').ok\"", "mongosh mongodb://db.lan --eval 'rs.status()'",
-    "mongo --eval 'printjson(db.serverStatus())'", "mongosh --eval 'db.runCommand({ping: 1})'",
+    "mongosh --eval 'printjson(db.serverStatus())'", "mongosh --eval 'db.runCommand({ping: 1})'",
     "iptables -L", "iptables -S", "iptables -nvL", "iptables -t nat -nvL --line-numbers", "iptables --list",
     "iptables --list-rules INPUT", "iptables -C INPUT -s 10.0.0.9 -j DROP", "ip6tables -L -n",
-    "nft list ruleset", "nft -a list table inet filter", "nft -c -f /etc/nftables.conf",
+    "nft list ruleset", "nft -a list table inet filter",
     "ip a", "ip addr show dev eth0", "ip -br link", "ip -s link show eth0", "ip route", "ip route get 1.1.1.1",
     "ip neigh", "ip -j addr", "ip netns list",
     "curl -o /dev/null http://x/health", "curl -o - http://x/health", "curl -sSI http://x/",
     "curl -H 'Accept: application/json' -w '%{http_code}' http://x/", "curl -X GET http://x/api",
-    "perl -ne 'print if /error/' /var/log/syslog", "perl -lane 'print $F[0]' /proc/loadavg",
-    "ntfy subscribe --poll alerts",
 ])
 def test_tier_1_allows_status_listings_and_fetches_that_write_nothing(command):
-    assert mutating_command(command) is None
-
-
-def _tier_1_suggested_commands() -> list[str]:
-    """The commands the tier-1 prompt tells the agent to check services with."""
-    prompt = (Path(__file__).parents[2] / "prompts" / "tier1-observe.md").read_text()
-    checks = prompt.split("## How to check a service", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"`([^`]+)`", checks)
-
-
-@pytest.mark.parametrize("command", _tier_1_suggested_commands())
-def test_every_command_the_tier_1_prompt_suggests_is_allowed(command):
-    assert mutating_reason("Bash", {"command": command}, TIER_1) is None
+    assert command_refusal(command) is None
 
 
 _SQL_PIECES = ["select", " ", "1", "'", '"', "`", "--", "-", "/*", "*/", "/*!", "#", "\n", ";", "\\", "\\G",
@@ -214,84 +200,49 @@ def test_no_sql_text_hides_a_write_that_follows_it(prefix):
 
 
 @pytest.mark.parametrize("command", [
-    "python3 -c \"import subprocess; subprocess.run(['docker', 'restart', 'x'])\"",
-    "python3 -c 'import os; os.system(\"docker restart x\")'",
-    "python3.11 -c 'import os; os.popen(\"reboot\")'",
-    "python3 -Ic 'import shutil; shutil.rmtree(\"/srv/cache\")'",
-    "python3 -c 'open(\"/etc/hosts\", \"a\").write(\"x\")'",
-    "python3 -c 'from pathlib import Path; Path(\"/srv/flag\").touch()'",
-    "python3 -c 'from os import remove; remove(\"/srv/x\")'",
-    "python3 -c 'import requests; requests.post(\"http://hass.lan/api\")'",
-    "python3 -c 'import urllib.request as u; u.urlopen(u.Request(\"http://x\", method=\"DELETE\"))'",
-    "sudo -u ops python3 -c 'import sqlite3; sqlite3.connect(\"app.db\").execute(\"delete from t\")'",
-    "perl -e 'system(\"docker restart x\")'",
-    "perl -e 'print `docker restart x`'",
-    "perl -e 'unlink \"/tmp/x\"'",
-    "perl -e 'open(my $f, \"| sh\")'",
-    "perl -MFile::Copy -e 'copy(\"a\", \"b\")'",
-    "ruby -e 'system \"docker restart x\"'",
-    "ruby -e 'File.write(\"/etc/x\", \"y\")'",
-    "node -e \"require('child_process').execSync('docker restart x')\"",
-    "node -p \"require('fs').rmSync('/srv/cache', {recursive: true})\"",
-    "node --eval='fetch(\"http://x\", {method: \"POST\"})'",
-    "php -r 'file_put_contents(\"/etc/x\", \"y\");'",
-    "php -r 'echo shell_exec(\"docker restart x\");'",
+    "python3 -c 'import json,sys; print(json.load(sys.stdin))'", "python3 -c 'print(1)' --version",
+    "perl -ne 'print if /error/' log", "ruby -e 'puts RUBY_VERSION'", "node -e 'console.log(process.version)'",
+    "php -r 'echo PHP_VERSION;'", "python3 /tmp/fix.py", "python3 -m http.server", "python3 -m json.tool in out",
+    "/srv/app/.venv/bin/python manage.py check",
+])
+def test_interpreters_of_general_languages_are_refused_even_for_code_that_only_prints(command):
+    """Their code can reach anything in ways no scan lists: the gate does not look into it at all."""
+    assert command_refusal(command) is not None
+
+
+@pytest.mark.parametrize("command", [
     "awk 'BEGIN{system(\"docker restart x\")}'",
     "awk '{printf \"%s\\n\", $1 | \"tee /tmp/out\"}' access.log",
     "awk '{print | \"sh\"}' commands.txt",
     "gawk 'BEGIN{\"docker restart x\" | getline; print}'",
-    "ssh nas \"perl -e 'unlink q{/srv/flag}'\"",
-    "docker exec web php -r 'unlink(\"/var/www/x\");'",
+    "awk 'BEGIN { f = \"system\"; @f(\"touch /tmp/F\") }'",
+    "ssh nas \"awk 'BEGIN{system(1)}'\"",
 ])
-def test_tier_1_refuses_inline_code_that_can_run_commands_or_change_files(command):
-    reason = mutating_reason("Bash", {"command": command}, TIER_1)
-    assert reason is not None and "its code can run commands or change files" in reason
+def test_awk_programs_that_can_run_commands_or_write_files_are_refused(command):
+    assert "its program can run a command or write a file" in refusal_message(command)
 
 
 @pytest.mark.parametrize("command", [
-    "./fix.sh", "./fix.sh --all", "sudo ./fix.sh", "~/bin/heal jellyfin", "/opt/x/check.sh", "/srv/scripts/heal",
-    "find /srv -name '*.flag' -exec ./fix.sh {} \\;",
-    "python3 /tmp/fix.py", "python3 -u fix.py", "env python3 fix.py", "/srv/app/.venv/bin/python manage.py migrate",
-    "python3 -m some.module", "python3 -m http.server", "python3", "python3 <<EOF\nprint(1)\nEOF",
-    "python3 -i -c 'print(1)'", "ssh nas python3 /srv/heal.py",
-    "perl fix.pl", "ruby x.rb", "node x.js", "node -r ./patch.js -e '1'", "php x.php", "php -S 0.0.0.0:8000",
-    "awk -f fix.awk data", "gawk -i lib '{print}' f",
-])
-def test_tier_1_refuses_scripts_it_cannot_see(command):
-    reason = mutating_reason("Bash", {"command": command}, TIER_1)
-    assert reason is not None and "it runs a script this check cannot see" in reason
-
-
-@pytest.mark.parametrize("command", [
-    "perl -pi -e 's/a/b/' f", "ruby -pi -e 'gsub(/a/, \"b\")' f", "gawk -i inplace '{print}' f",
-    "gawk -o out.awk '{print}'", "gawk --profile '{print}' f", "python3 -m json.tool in.json out.json",
-])
-def test_tier_1_refuses_interpreter_options_that_write_files(command):
-    reason = mutating_reason("Bash", {"command": command}, TIER_1)
-    assert reason is not None and "would change the system" in reason
-
-
-@pytest.mark.parametrize("command", [
-    "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"status\"])'",
-    "docker inspect x | python3 -c \"import json,sys; d=json.load(sys.stdin); print(d[0]['State']['Status'])\"",
-    "python3 -c 'print(open(\"/etc/hosts\").read())'", "python3 -c 'print(open(\"/etc/hosts\", \"rb\").read())'",
-    "python3 -c 'import re; print(re.compile(\"a+\").findall(\"aaa\"))'",
-    "python3 -c 'import socket; print(socket.gethostbyname(\"nas.lan\"))'",
-    "python3 -c 'import os; print(os.path.exists(\"/srv/flag\"), os.getloadavg())'",
-    "python3 -c 'print(1)' --version", "python3 --version", "python3.12 -V",
-    "python3 -m json.tool", "python3 -m json.tool --indent 2 status.json", "python3 -m platform",
-    "/opt/venv/bin/python3 -c 'import sys; print(sys.version)'",
-    "awk '{print $1}' file", "awk -F: '$3>1000' /etc/passwd", "awk -e '{print $1}' f", "mawk -W version",
-    "awk '/error|warn/ {n++} END {print n}' /var/log/syslog",
-    "perl -ne 'print if /error/' log", "perl -ne 'print if /system error/' log", "perl -v",
-    "ruby -e 'puts RUBY_VERSION'", "ruby -rjson -e 'puts JSON.parse(STDIN.read)[\"a\"]'",
-    "node -e 'console.log(process.version)'", "node -pe 'process.versions.node'", "node --version",
-    "php -r 'echo PHP_VERSION;'", "php -v", "php -l index.php",
+    "awk '{print $1}' file", "awk -F: '$3>1000' /etc/passwd", "awk '/error|warn/ {n++} END {print n}' /var/log/syslog",
+    "python3 -m json.tool", "python3 -m json.tool --indent 2 status.json", "python3 --version",
     "jq .status status.json", "/usr/bin/docker ps", "/usr/bin/curl -fsS http://x/health", "/bin/cat /etc/hosts",
-    "/usr/local/bin/docker logs --tail 20 x", "/opt/bin/docker ps",
+    "/usr/local/bin/docker logs --tail 20 x",
 ])
-def test_tier_1_allows_read_only_interpreter_one_liners_and_programs_by_system_path(command):
-    assert mutating_command(command) is None
+def test_read_only_one_liners_and_programs_by_system_path_pass(command):
+    assert command_refusal(command) is None
+
+
+@pytest.mark.parametrize(("script", "reads"), [
+    ("p", True), ("1,20p", True), ("/error/p", True), ("s/#.*//", True), ("s/a/b/g;p", True), ("/x/{p;q}", True),
+    (":a;N;ba", True), ("$!d", True), ("0~4p", True), ("s|/|x|g", True), ("y/abc/xyz/", True), ("/a/,/b/!d", True),
+    ("s/a\\/b/c/", True), ("1d # a comment", True), ("\\%x%p", True), ("1i\\\nheader", True),
+    ("1e touch F", False), ("w F", False), ("s/a/b/w F", False), ("s/a/x/e", False), ("p;W F", False),
+    ("r /etc/shadow", False), ("R /etc/shadow", False), ("s/a/b", False), ("/a/ e", False), ("1v", False),
+    ("s/x/y/gw F", False), ("s/a/b/;e", False), ("s/[/]/x/w F", False), (":a w F", False), ("b end w F", False),
+    (":a;N;$!ba;s/\\n/ /g", True), ("/x/b skip;p;:skip", True),
+])
+def test_sed_scripts_read_only_with_commands_that_print_or_edit_in_memory(script, reads):
+    assert sed_reads(script) is reads
 
 
 @pytest.mark.parametrize(("program", "changes"), [
