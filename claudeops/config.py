@@ -47,6 +47,8 @@ def setting(default: Any, help: str, *, env: str | None = None, secret: bool = F
     metadata = {"help": help, "env": env, "secret": secret}
     if isinstance(default, list):
         return field(default_factory=lambda: list(default), metadata=metadata)
+    if isinstance(default, dict):
+        return field(default_factory=lambda: dict(default), metadata=metadata)
     return field(default=default, metadata=metadata)
 
 
@@ -215,10 +217,16 @@ def _field_types(schema: type) -> dict[str, Any]:
     return typing.get_type_hints(schema)
 
 
+_SCALAR_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
+
+
 def _type_name(kind: Any) -> str:
     if typing.get_origin(kind) is list:
         return "a list of strings"
-    return {bool: "true or false", int: "an integer", float: "a number", str: "a string"}.get(kind, str(kind))
+    if typing.get_origin(kind) is dict:
+        value_kind = typing.get_args(kind)[1]
+        return f"a table of names to {'integers' if value_kind is int else 'numbers'} (name = value, …)"
+    return _SCALAR_NAMES.get(kind, str(kind))
 
 
 def _check_file_value(kind: Any, value: Any) -> Any:
@@ -226,6 +234,10 @@ def _check_file_value(kind: Any, value: Any) -> Any:
     if typing.get_origin(kind) is list:
         if isinstance(value, list) and all(isinstance(item, str) for item in value):
             return list(value)
+    elif typing.get_origin(kind) is dict:
+        if isinstance(value, Mapping):
+            value_kind = typing.get_args(kind)[1]
+            return {str(name): _check_file_value(value_kind, item) for name, item in value.items()}
     elif kind is bool:
         if isinstance(value, bool):
             return value
@@ -260,9 +272,18 @@ def parse_flag(text: str) -> bool:
 
 
 def _parse_text_value(kind: Any, text: str) -> Any:
-    """Convert an environment variable or flag string to the field type, or raise ValueError."""
+    """Convert an environment variable or flag string to the field type, or raise ValueError.
+
+    A table is written ``name=value,name=value`` (``CLAUDEOPS_MEMORY_GRACE_DAYS_BY_CATEGORY=maintenance=120``).
+    """
     if typing.get_origin(kind) is list:
         return _split_list(text)
+    if typing.get_origin(kind) is dict:
+        value_kind = typing.get_args(kind)[1]
+        pairs = [item.partition("=") for item in _split_list(text)]
+        if any(not sep or not name.strip() for name, sep, _ in pairs):
+            raise ValueError(text)
+        return {name.strip(): _parse_text_value(value_kind, value.strip()) for name, _, value in pairs}
     if kind is bool:
         return parse_flag(text)
     if kind is int:

@@ -53,6 +53,9 @@ def _toml_value(value: Any) -> str:
         return "[\n" + "".join(f"    {item},\n" for item in items) + "]"
     if isinstance(value, str):
         return json.dumps(value)
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(name)} = {_toml_value(item)}" for name, item in value.items()) + " }" \
+            if value else "{}"
     return repr(value)
 
 
