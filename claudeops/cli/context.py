@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
+import textwrap
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -131,9 +132,54 @@ def echo_listing(items: Sequence[Item], *, as_json: bool, to_json: Callable[[Ite
         click.echo("\n".join(aligned_rows([header, *(to_row(item) for item in items)])))
 
 
+STREAM_CHUNK = 1000
+"""Items a streamed listing formats at a time: its memory use, whatever the number of items."""
+
+
+def echo_stream(items: Iterable[Item], *, as_json: bool, to_json: Callable[[Item], Any], header: Sequence[str],
+                to_rows: Callable[[list[Item]], Sequence[Sequence[str]]], nothing: str) -> int:
+    """:func:`echo_listing` for listings of any length, printed as they are read; returns how many were printed.
+
+    The JSON is the same text :func:`echo_listing` prints, written item by item. The table is
+    aligned a chunk of :data:`STREAM_CHUNK` rows at a time (columns only ever widen), ``to_rows``
+    turning each chunk into its rows at once (so it can look up what the chunk needs in one query).
+    """
+    printed = 0
+    widths: list[int] = []
+    for chunk in _chunks(items, STREAM_CHUNK):
+        if as_json:
+            text = ",\n".join(textwrap.indent(json.dumps(to_json(item), indent=2), "  ") for item in chunk)
+            click.echo(("[\n" if not printed else ",\n") + text, nl=False)
+        else:
+            rows = [*([header] if not printed else []), *to_rows(chunk)]
+            widths = [max([*widths[column:column + 1], *(len(row[column]) for row in rows)])
+                      for column in range(len(header) - 1)]
+            click.echo("\n".join(_aligned(rows, widths)))
+        printed += len(chunk)
+    if as_json:
+        click.echo("\n]" if printed else "[]")
+    elif not printed:
+        click.echo(nothing)
+    return printed
+
+
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    chunk: list[Item] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _aligned(rows: Sequence[Sequence[str]], widths: Sequence[int]) -> list[str]:
+    return ["  ".join([*(cell.ljust(width) for cell, width in zip(row, widths, strict=False)), row[-1]]).rstrip()
+            for row in rows]
+
+
 def aligned_rows(rows: Iterable[Sequence[str]]) -> list[str]:
     """Rows as text lines, every column but the last padded to its widest cell (the last is free text)."""
     rows = list(rows)
-    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]) - 1)]
-    return ["  ".join([*(cell.ljust(width) for cell, width in zip(row, widths, strict=False)), row[-1]]).rstrip()
-            for row in rows]
+    return _aligned(rows, [max(len(row[column]) for row in rows) for column in range(len(rows[0]) - 1)])

@@ -11,14 +11,18 @@ from typing import Any
 
 import click
 
-from claudeops import App, UsageProblem, counted, echo_listing, now_timestamp, open_store_or_fail, pass_app
+from claudeops import App, UsageProblem, aligned_rows, counted, echo_stream, now_timestamp, open_store_or_fail, pass_app
 from claudeops_memory import flags, repository
 from claudeops_memory.context import memory_section
-from claudeops_memory.decay import decay_stale_memories
+from claudeops_memory.decay import decay_stale_memories, outlooks
+from claudeops_memory.decay_outlook import describe_outlook
+from claudeops_memory.decay_policy import DecayPolicy
+from claudeops_memory.listing import count, stream_memories
 from claudeops_memory.models import CATEGORIES
 from claudeops_memory.operator_text import warn_if_redacted, without_secrets
+from claudeops_memory.pins import pin_memory, unpin_memory
 from claudeops_memory.repository import MemoryRecord
-from claudeops_memory.session_start import preview_memory_start
+from claudeops_memory.session_start import preview_memory_context
 from claudeops_memory.settings import SECTION, MemorySettings
 
 CATEGORY_HELP = "one of: " + ", ".join(CATEGORIES)
@@ -92,8 +96,8 @@ def memory_row(memory: MemoryRecord, flagged: set[int]) -> tuple[str, ...]:
 
 @click.group("memories")
 def memories_group() -> None:
-    """The agent's operational memory: list, add, edit, remove, preview and decay memories; their
-    history, undo and the review queue.
+    """The agent's operational memory: list, add, edit, remove, pin, preview and decay memories;
+    their history, undo and the review queue.
 
     \b
     Memories come from [MEMORY:category(:service)] markers the agent writes in any tier, or
@@ -103,6 +107,10 @@ def memories_group() -> None:
     """
 
 
+LIST_LIMIT = 100
+"""Memories ``memories list`` prints unless told otherwise: a screenful of the most trusted."""
+
+
 @memories_group.command("list")
 @click.option("--service", metavar="S", callback=_check_service,
               help='Only memories about service S; "general" selects memories about no service.')
@@ -110,24 +118,38 @@ def memories_group() -> None:
               help=f"Only memories of category C ({CATEGORY_HELP}).")
 @click.option("--inactive", "only_inactive", is_flag=True, help="Only inactive memories (not with --all).")
 @click.option("--all", "include_inactive", is_flag=True, help="Active and inactive memories (not with --inactive).")
+@click.option("--limit", type=click.IntRange(min=0), default=LIST_LIMIT, show_default=True, metavar="N",
+              help="Print at most N memories; 0 prints every one (streamed: memory use stays flat).")
+@click.option("--offset", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Skip the N most trusted memories first (the next page: --offset 100).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print a JSON array of objects with exactly the memories table's columns.")
+              help="Print a JSON array of objects with the memories table's columns (SPEC-0015's, then pinned_at "
+                   "and unpinned_at).")
 @pass_app
 def list_command(app: App, service: str | None, category: str | None, only_inactive: bool, include_inactive: bool,
-                 as_json: bool) -> None:
-    """List memories, most trusted first.
+                 limit: int, offset: int, as_json: bool) -> None:
+    """List memories, most trusted first, a page at a time.
 
     Only active memories unless --inactive or --all (one of them); --json prints the table's columns.
+    The first 100 unless --limit says otherwise (--limit 0: all of them); a note on stderr says when
+    more match.
     """
     if only_inactive and include_inactive:
         raise UsageProblem("--inactive and --all exclude each other: choose one")
     open_store_or_fail(app)
-    memories = repository.list_memories(service=service, category=category, include_inactive=include_inactive,
-                                        only_inactive=only_inactive)
+    wanted = repository.memory_filter(service=service, category=category, include_inactive=include_inactive,
+                                      only_inactive=only_inactive)
+    memories = stream_memories(wanted, limit or None, offset)
+    printed = echo_stream(memories, as_json=as_json, to_json=MemoryRecord.as_row, header=LIST_HEADER,
+                          to_rows=_with_flags, nothing="No memories match.")
+    if limit and printed == limit and (total := count(wanted)) > offset + printed:
+        click.echo(f"{offset + 1}-{offset + printed} of {total:,} memories; the next page: --offset {offset + printed} "
+                   "(--limit 0 for all)", err=True)
+
+
+def _with_flags(memories: list[MemoryRecord]) -> list[tuple[str, ...]]:
     flagged = set(flags.flag_reasons(memory.id for memory in memories if not memory.active))
-    echo_listing(memories, as_json=as_json, to_json=MemoryRecord.as_row, header=LIST_HEADER,
-                 to_row=lambda memory: memory_row(memory, flagged),
-                 nothing="No memories match.")
+    return [memory_row(memory, flagged) for memory in memories]
 
 
 @memories_group.command("add")
@@ -205,22 +227,41 @@ def rm_command(app: App, memory_ids: tuple[int, ...], yes: bool) -> None:
 
 
 @memories_group.command("context")
+@click.option("--explain", is_flag=True,
+              help="After the section, for each memory in it: when it decays next and when it would fall under "
+                   "the floor (not part of what a session is given).")
 @pass_app
-def context_command(app: App) -> None:
+def context_command(app: App, explain: bool) -> None:
     """Print the memory section a session starting now would get.
 
     Exactly what would be appended to the system prompt (the paragraph that frames memories as
-    data, then the block): the staleness decay a session applies first is taken into account but
-    not kept (run "decay" for that).
+    data, then the block): the staleness decay a session applies first is taken into account
+    but not applied (run "decay" for that); nothing is written.
     """
     settings = _settings(app)
     open_store_or_fail(app)
-    plan = preview_memory_start(settings, now_timestamp()).context
+    now = now_timestamp()
+    plan = preview_memory_context(settings, now)
     if plan.text:
         click.echo(memory_section(plan.text))
     else:
         click.echo(f"no memory would be injected ({plan.total} qualify: active with confidence >= "
                    f"{settings.min_confidence}, budget {settings.budget_tokens} tokens)", err=True)
+    if explain and plan.ranked_ids:
+        _explain(plan.ranked_ids, DecayPolicy.of(settings), now)
+
+
+def _explain(ranked_ids: tuple[int, ...], policy: DecayPolicy, now: str) -> None:
+    """The decay outlook of each injected memory, under a rule that keeps it apart from the section."""
+    memories = [memory for memory_id in ranked_ids if (memory := repository.get_memory(memory_id)) is not None]
+    ahead = outlooks(memories, policy, now)
+    click.echo("\n" + "-" * 24 + " explanation: not part of the prompt " + "-" * 24)
+    rows = [("RANK", "ID", "CONF", "DECAY")]
+    for rank, memory in enumerate(memories, 1):
+        rows.append((str(rank), f"#{memory.id}", f"{memory.confidence:.2f}",
+                     describe_outlook(memory.pinned, memory.active, memory.confidence, memory.category,
+                                      ahead[memory.id], policy)))
+    click.echo("\n".join(aligned_rows(rows)))
 
 
 @memories_group.command("decay")
@@ -233,6 +274,27 @@ def decay_command(app: App) -> None:
     """
     settings = _settings(app)
     open_store_or_fail(app)
-    result = decay_stale_memories(now_timestamp(), grace_days=settings.grace_days,
-                                  decay_per_week=settings.decay_per_week, min_confidence=settings.min_confidence)
+    result = decay_stale_memories(now_timestamp(), DecayPolicy.of(settings))
     click.echo(f"decayed {counted(result.decayed, 'memory', 'memories')} ({result.deactivated} deactivated)")
+
+
+@memories_group.command("pin")
+@click.argument("memory_id", metavar="ID", type=int)
+@pass_app
+def pin_command(app: App, memory_id: int) -> None:
+    """Pin a memory: an evergreen fact that does not decay (reinforcement and edits work as usual)."""
+    open_store_or_fail(app)
+    result = _one_line(pin_memory, memory_id)
+    click.echo(f"pinned memory #{memory_id}: it does not decay" if result.changed
+               else f"memory #{memory_id} was already pinned")
+
+
+@memories_group.command("unpin")
+@click.argument("memory_id", metavar="ID", type=int)
+@pass_app
+def unpin_command(app: App, memory_id: int) -> None:
+    """Unpin a memory: it decays again, after a fresh grace period that starts now."""
+    open_store_or_fail(app)
+    result = _one_line(unpin_memory, memory_id)
+    click.echo(f"unpinned memory #{memory_id}: its grace period starts now" if result.changed
+               else f"memory #{memory_id} was not pinned")

@@ -35,14 +35,11 @@ budget counts the block only.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-import peewee
-
-from claudeops import db
+from claudeops import db, portable_sql
 from claudeops_memory.confidence import clamp_confidence, format_confidence
-from claudeops_memory.models import ACTIVE, Memory
 from claudeops_memory.settings import BUDGET_TOKENS, MIN_CONFIDENCE
 
 MEMORY_FRAMING = (
@@ -90,29 +87,42 @@ def header(included: int, total: int, tokens: int) -> str:
     return f"## Operational Memory ({counted}, ~{tokens:,} tokens)"
 
 
-def _qualifying(min_confidence: float) -> tuple[peewee.Expression, peewee.Expression]:
-    return (ACTIVE, Memory.confidence >= clamp_confidence(min_confidence))
+QUALIFYING = "FROM memories WHERE active = 1 AND confidence >= ?"
+CONTEXT_SQL = (f"SELECT id, service, category, observation, confidence, (SELECT COUNT(*) {QUALIFYING}) {QUALIFYING} "
+               "ORDER BY confidence DESC, id DESC LIMIT ?")
+"""The block's one query: the qualifying memories, most trusted first, each row carrying how many qualify.
+
+The order is ``idx_memories_active_confidence``'s, so no sort is needed and reading stops at the
+budget; the total is a covering-index count, evaluated once. Hand-written (``portable_sql``):
+peewee's query builder cost more than the whole query on a small table."""
+
+ContextRow = tuple[int, "str | None", str, str, float]
+"""``(id, service, category, observation, confidence)``: what the block is planned from."""
 
 
-def _count_qualifying(min_confidence: float) -> int:
-    return Memory.select().where(*_qualifying(min_confidence)).count()
-
-
-def context_query(min_confidence: float, max_rows: int) -> peewee.ModelSelect[Memory]:
-    """Qualifying rows, most trusted first; the order is the index's, so no sort is needed."""
-    return (Memory.select(Memory.id, Memory.service, Memory.category, Memory.observation, Memory.confidence)
-            .where(*_qualifying(min_confidence))
-            .order_by(Memory.confidence.desc(), Memory.id.desc())
-            .limit(max_rows))
-
-
-def _stream(min_confidence: float, max_rows: int) -> Iterator[tuple[int, str | None, str, str, float]]:
-    """The context query's rows, read lazily; the cursor is closed as soon as iteration stops."""
-    cursor = db.execute(context_query(min_confidence, max_rows))
-    try:
-        yield from cursor
-    finally:
+def context_rows(min_confidence: float, max_rows: int) -> tuple[Iterator[ContextRow], int]:
+    """The qualifying rows, read lazily in rank order (the cursor closes when iteration stops), and their total."""
+    floor = clamp_confidence(min_confidence)
+    cursor = db.execute_sql(portable_sql(CONTEXT_SQL), (floor, floor, max_rows))
+    first = cursor.fetchone()
+    if first is None:
         cursor.close()
+        return iter(()), 0
+
+    def rows() -> Iterator[ContextRow]:
+        try:
+            yield first[:5]
+            for row in cursor:
+                yield row[:5]
+        finally:
+            cursor.close()
+
+    return rows(), first[5]
+
+
+def rows_needed(budget_tokens: int) -> int:
+    """The most rows a block within ``budget_tokens`` can hold, plus the one that does not fit."""
+    return budget_tokens * CHARS_PER_TOKEN // (len(SHORTEST_BULLET) + 1) + 1
 
 
 def settled_tokens(included: int, total: int, chars_after_header: int) -> int:
@@ -129,74 +139,75 @@ def settled_tokens(included: int, total: int, chars_after_header: int) -> int:
     return tokens
 
 
-class _Block:
-    """Accumulates groups and bullets while tracking the exact length of the rendered body."""
-
-    def __init__(self) -> None:
-        self.groups: dict[str | None, list[str]] = {}
-        self.ids: list[int] = []
-        self.body_chars = 0  # everything after the header line: the blank line, then the groups
-
-    def cost(self, service: str | None, line: str) -> int:
-        """Characters ``line`` adds: its newline, plus a blank line and heading for a new group."""
-        heading = 0 if service in self.groups else 2 + len(f"### {service or GENERAL_HEADING}") + 1
-        return heading + len(line) + (1 if service in self.groups else 0)
-
-    def add(self, memory_id: int, service: str | None, line: str) -> None:
-        self.body_chars += self.cost(service, line)
-        self.groups.setdefault(service, []).append(line)
-        self.ids.append(memory_id)
-
-    def render(self, total: int) -> tuple[str, int]:
-        sections = [f"### {service}\n" + "\n".join(lines) for service, lines in self.groups.items() if service]
-        if None in self.groups:
-            sections.append(f"### {GENERAL_HEADING}\n" + "\n".join(self.groups[None]))
-        tokens = settled_tokens(len(self.ids), total, self.body_chars)
-        return header(len(self.ids), total, tokens) + "\n\n" + "\n\n".join(sections), tokens
-
-
 def plan_memory_context(budget_tokens: int, min_confidence: float = MIN_CONFIDENCE,
                         cut_limit: int = 0) -> MemoryContext:
-    """Choose and render the memories to inject; see the module docstring for the rules.
+    """Choose and render the memories to inject, from the table as it stands; see the module docstring."""
+    if budget_tokens <= 0:
+        return _cut_only(min_confidence, cut_limit)
+    rows, total = context_rows(min_confidence, rows_needed(budget_tokens) + cut_limit)
+    return plan_from_rows(rows, total, budget_tokens, cut_limit)
+
+
+def plan_from_rows(rows: Iterable[ContextRow], total: int, budget_tokens: int, cut_limit: int = 0) -> MemoryContext:
+    """Choose and render the block from ``rows`` (rank order, every one qualifying), ``total`` qualifying.
 
     Each candidate is priced with the header its block would really carry ("K of N" or "N",
     and its own ``T``), so a memory is left out only when the block with it would exceed the
     budget, not when a longer header form would have. The first ``cut_limit`` memories left
-    out are named in ``cut_ids``.
+    out are named in ``cut_ids``. A candidate is priced exactly only near the end of the budget:
+    while even the longest header its block could carry ("K of N" with ``T`` at the budget)
+    leaves room for it, it fits.
     """
-    limit = budget_tokens * CHARS_PER_TOKEN
-    total = _count_qualifying(min_confidence) if limit > 0 else 0
-    if total == 0:
-        return _cut_only(min_confidence, cut_limit)
-    block = _Block()
+    if total == 0 or budget_tokens <= 0:
+        return MemoryContext("", frozenset(), total, 0)
+    groups: dict[str | None, list[str]] = {}
+    ids: list[int] = []
     cut: list[int] = []
-    max_rows = limit // (len(SHORTEST_BULLET) + 1) + 1
-    for memory_id, service, category, observation, confidence in _stream(min_confidence, max_rows + cut_limit):
+    body = 0  # characters after the header line: the blank line, then the groups
+    roomy = budget_tokens * CHARS_PER_TOKEN - len(header(total, total + 1, budget_tokens))
+    for memory_id, service, category, observation, confidence in rows:
         if cut:
-            if len(cut) == cut_limit:
+            if len(cut) >= cut_limit:
                 break
             cut.append(memory_id)
             continue
         line = bullet(memory_id, category, observation, confidence)
-        if settled_tokens(len(block.ids) + 1, total, block.body_chars + block.cost(service, line)) > budget_tokens:
+        lines = groups.get(service)
+        # a line and its newline; a new group also opens with a blank line and its heading
+        cost = len(line) + 1 if lines is not None else len(line) + len(service or GENERAL_HEADING) + 7
+        if body + cost > roomy and settled_tokens(len(ids) + 1, total, body + cost) > budget_tokens:
             if not cut_limit:
                 break
             cut.append(memory_id)
             continue
-        block.add(memory_id, service, line)
-    if not block.ids:
+        body += cost
+        if lines is None:
+            groups[service] = [line]
+        else:
+            lines.append(line)
+        ids.append(memory_id)
+    if not ids:
         return MemoryContext("", frozenset(), total, 0, (), tuple(cut))
-    text, tokens = block.render(total)
-    return MemoryContext(text, frozenset(block.ids), total, tokens, tuple(block.ids), tuple(cut))
+    text, tokens = _render(groups, len(ids), total, body)
+    return MemoryContext(text, frozenset(ids), total, tokens, tuple(ids), tuple(cut))
+
+
+def _render(groups: dict[str | None, list[str]], included: int, total: int, body: int) -> tuple[str, int]:
+    """The block: the header, then each service's group in the order of its best memory, general last."""
+    sections = [f"### {service}\n" + "\n".join(lines) for service, lines in groups.items() if service]
+    if None in groups:
+        sections.append(f"### {GENERAL_HEADING}\n" + "\n".join(groups[None]))
+    tokens = settled_tokens(included, total, body)
+    return header(included, total, tokens) + "\n\n" + "\n\n".join(sections), tokens
 
 
 def _cut_only(min_confidence: float, cut_limit: int) -> MemoryContext:
     """A budget of 0 injects nothing; every qualifying memory (up to ``cut_limit``) was cut by it."""
     if not cut_limit:
         return MemoryContext("", frozenset(), 0, 0)
-    cut = tuple(row[0] for row in _stream(min_confidence, cut_limit))
-    total = _count_qualifying(min_confidence) if cut else 0
-    return MemoryContext("", frozenset(), total, 0, (), cut)
+    rows, total = context_rows(min_confidence, cut_limit)
+    cut = tuple(row[0] for row in rows)
+    return MemoryContext("", frozenset(), total if cut else 0, 0, (), cut)
 
 
 def memory_section(block: str) -> str:

@@ -1,114 +1,206 @@
 """Staleness decay: memories lose confidence for every full week without reinforcement past the grace.
 
-A memory last reinforced (``updated_at``) more than ``grace_days`` ago loses ``decay_per_week``
-for each *full* week beyond that, and is deactivated once below the threshold (SPEC-0015
-"Staleness Decay": 44 days old → 2 weeks → −0.2).
+A memory last reinforced (``updated_at``) more than its category's grace period ago loses its
+weekly decay for each *full* week beyond that, and is deactivated once below the threshold
+(SPEC-0015 "Staleness Decay": 44 days old → 2 weeks → −0.2). The arithmetic, pins and per-category
+settings are :mod:`claudeops_memory.decay_outlook`'s.
 
-The decay runs at every session start and from ``claudeops memories decay``, possibly every few
-minutes, so it must be idempotent: the ``memory_decay`` ledger remembers how many weeks each
-memory has already lost since its current ``updated_at``, and a run applies only
-``weeks due − weeks applied``. Running twice at the same moment changes nothing; a memory 44
-days old has lost exactly 0.2 however many runs happened in between. ``updated_at`` itself is
-never touched (it means "last reinforcement"), and a reinforcement or edit, which refreshes it,
-makes the old ledger row irrelevant.
+Decay runs at every session start and from ``claudeops memories decay``, possibly every few
+minutes, on tables of up to a million memories, so it must be idempotent and, when nothing is
+due, nearly free:
 
-"Weeks due" is computed in SQL by comparing ``updated_at`` text with cut-off timestamps
-computed here (``updated_at <= now − grace − w weeks`` for w = 1, 2, …), which is exact
-(no floating-point day arithmetic) and the same SQL on SQLite and PostgreSQL. Weeks beyond
-the point where any confidence reaches 0 need no cut-off of their own.
+* **Idempotent.** The ``memory_decay`` ledger remembers how many weeks each memory has already
+  lost since its current base, and a run applies only *weeks due − weeks applied*. Running twice
+  at the same moment changes nothing; a memory 44 days old has lost exactly 0.2 however many runs
+  happened in between. ``updated_at`` is never touched (it means "last reinforcement").
+* **Scheduled.** Each memory carries ``decay_due_at``, the moment its next week falls due, and
+  ``floor_at``, the moment decay would take it under the floor (``NULL``: never; ``''``: not
+  scheduled yet), both indexed. A run looks only at memories whose ``decay_due_at`` has come
+  (``''`` sorts first), so "nothing due" is one index probe, not a scan of the table. The
+  schedule is a cache of the outlook: a database trigger clears it (``''``) whenever a write
+  changes what it was computed from (``updated_at``, ``active``, ``confidence``, the category, a
+  pin), whatever code made the write, and the next run computes it again. It is computed with one
+  policy, whose fingerprint is kept in ``memory_decay_policy``: a run with another policy (the
+  settings changed) first clears every schedule, in batches.
+* **Bounded.** The work is done in batches, each its own ``BEGIN IMMEDIATE`` transaction sized to
+  hold the write lock about :data:`BATCH_TARGET_SECONDS` (at most 0.1 s), so a session recording a
+  marker or the dashboard saving an edit waits at most one batch, even for the first decay of a
+  million memories.
 
-The whole run is one transaction of three statements (history, decay, ledger), never a loop per
-row. The history gets one ``decayed`` entry per memory each run lowers, whatever number of weeks
-the step covers, written from the same expressions as the UPDATE just before it runs; a run that
-finds nothing due writes nothing, so session starts do not fill the history.
+Every memory a run lowers gets one ``decayed`` history entry, however many weeks the step covers;
+a run that finds nothing due writes nothing, so session starts do not fill the history.
 """
 
 from __future__ import annotations
 
-import math
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from typing import Any
 
 import peewee
 
-from claudeops import db, from_timestamp, to_timestamp
-from claudeops_memory.confidence import active_sql, confidence_sql
-from claudeops_memory.history import DECAY
-from claudeops_memory.models import ACTIVE, Memory, MemoryChangeRow, MemoryDecay
-from claudeops_memory.settings import DECAY_PER_WEEK, GRACE_DAYS, MIN_CONFIDENCE
+from claudeops import db, portable_sql
+from claudeops_memory import history
+from claudeops_memory.decay_outlook import Cutoffs, DecayInputs, Outlook, decay_base, outlook
+from claudeops_memory.decay_policy import DecayPolicy
+from claudeops_memory.models import MemoryRecord
+
+BATCH_TARGET_SECONDS = 0.04
+"""How long one batch should hold the write lock; batches are resized after each to stay near it."""
+FIRST_BATCH = 200
+MIN_BATCH, MAX_BATCH = 20, 20_000
+RESET_BATCH = 20_000
+"""Ids per statement when a new policy clears every schedule (a cheap update of two columns)."""
+
+POLICY_SQL = "SELECT fingerprint FROM memory_decay_policy WHERE id = 1"
+ANYTHING_DUE_SQL = "SELECT id FROM memories WHERE decay_due_at <= ? LIMIT 1"
+DUE_COLUMNS = ("m.id, m.category, m.confidence, m.active, m.updated_at, m.pinned_at, m.unpinned_at, "
+               "d.base_updated_at, d.weeks_applied")
+DUE_SQL = (f"SELECT {DUE_COLUMNS} FROM memories m LEFT JOIN memory_decay d ON d.memory_id = m.id "
+           "WHERE m.decay_due_at <= ? ORDER BY m.decay_due_at LIMIT ?")
+LOWER_SQL = "UPDATE memories SET confidence = ?, active = ?, decay_due_at = ?, floor_at = ? WHERE id = ?"
+RESCHEDULE_SQL = "UPDATE memories SET decay_due_at = ?, floor_at = ? WHERE id = ?"
+LEDGER_SQL = ("INSERT INTO memory_decay (memory_id, base_updated_at, weeks_applied) VALUES (?, ?, ?) "
+              "ON CONFLICT (memory_id) DO UPDATE SET base_updated_at = excluded.base_updated_at, "
+              "weeks_applied = excluded.weeks_applied")
 
 
 @dataclass(frozen=True)
 class DecayResult:
-    """What one decay run did."""
+    """What one decay run did: memories lowered, of which deactivated; memories it scheduled, in how
+    many batches, and the longest time one batch held the write lock."""
 
     decayed: int
     deactivated: int
+    scheduled: int = 0
+    batches: int = 0
+    longest_batch_seconds: float = 0.0
 
 
-def week_cutoffs(now: str, grace_days: int, decay_per_week: float) -> list[str]:
-    """``cutoffs[w - 1]`` is the latest ``updated_at`` that owes at least ``w`` weeks of decay."""
-    moment = from_timestamp(now)
-    weeks = math.ceil(round(1.0 / decay_per_week, 6))
-    return [to_timestamp(moment - timedelta(days=grace_days, weeks=week)) for week in range(1, weeks + 1)]
-
-
-def weeks_due(updated_at: str, now: str, grace_days: int, decay_per_week: float) -> int:
-    """Full weeks past the grace period a memory last reinforced at ``updated_at`` is at ``now``
-    (capped where any confidence reaches 0): the number :func:`_weeks_due` computes in SQL."""
-    if decay_per_week <= 0:
-        return 0
-    return sum(1 for cutoff in week_cutoffs(now, grace_days, decay_per_week) if updated_at <= cutoff)
-
-
-def _weeks_due(cutoffs: list[str]) -> peewee.ColumnBase:
-    """SQL: how many full weeks past the grace period the row's ``updated_at`` is (capped)."""
-    branches = [(Memory.updated_at <= cutoff, week) for week, cutoff in reversed(list(enumerate(cutoffs, 1)))]
-    return peewee.Case(None, branches, 0)
-
-
-def _weeks_applied() -> peewee.ColumnBase:
-    """SQL: weeks of decay already applied since the row's current ``updated_at``."""
-    ledger = MemoryDecay.alias("ledger")
-    applied = (ledger.select(ledger.weeks_applied)
-               .where((ledger.memory_id == Memory.id) & (ledger.base_updated_at == Memory.updated_at)))
-    return peewee.fn.COALESCE(applied, 0)
-
-
-def decay_stale_memories(now: str, *, grace_days: int = GRACE_DAYS, decay_per_week: float = DECAY_PER_WEEK,
-                         min_confidence: float = MIN_CONFIDENCE) -> DecayResult:
-    """Apply the decay due at ``now`` to every active memory, once; returns what changed."""
-    if decay_per_week <= 0:
+def decay_stale_memories(now: str, policy: DecayPolicy | None = None) -> DecayResult:
+    """Apply the decay due at ``now`` to every memory, once (default: the spec's policy); returns what changed."""
+    policy = policy or DecayPolicy.uniform()
+    if not policy.decays:
         return DecayResult(0, 0)
-    cutoffs = week_cutoffs(now, grace_days, decay_per_week)
-    due, applied = _weeks_due(cutoffs), _weeks_applied()
-    owed = (ACTIVE, Memory.updated_at <= cutoffs[0], due > applied)
-    new_confidence = confidence_sql(Memory.confidence - (due - applied) * decay_per_week)
+    if _nothing_due(now, policy):
+        return DecayResult(0, 0)
+    _adopt(policy, now)
+    totals = _Totals()
+    size = FIRST_BATCH
+    while True:
+        took, held = _decay_batch(now, Cutoffs(policy, now), size, totals)
+        if took < size:
+            break
+        size = max(MIN_BATCH, min(MAX_BATCH, int(size * BATCH_TARGET_SECONDS / max(held, 1e-4))))
+    return DecayResult(totals.decayed, totals.deactivated, totals.scheduled, totals.batches, totals.longest)
+
+
+def schedule_is_current(policy: DecayPolicy) -> bool:
+    """Whether the stored schedule was computed with ``policy`` (else it is about to be recomputed)."""
+    row = db.execute_sql(POLICY_SQL).fetchone()
+    return row is not None and row[0] == policy.fingerprint
+
+
+def _nothing_due(now: str, policy: DecayPolicy) -> bool:
+    """One read, no lock: the schedule is this policy's and no memory's next week has come."""
+    return schedule_is_current(policy) and db.execute_sql(portable_sql(ANYTHING_DUE_SQL), (now,)).fetchone() is None
+
+
+@dataclass
+class _Totals:
+    decayed: int = 0
+    deactivated: int = 0
+    scheduled: int = 0
+    batches: int = 0
+    longest: float = 0.0
+
+
+def _decay_batch(now: str, cutoffs: Cutoffs, size: int, totals: _Totals) -> tuple[int, float]:
+    """Decay and schedule the ``size`` memories due first, in one transaction; (rows taken, seconds held)."""
     with db.atomic():
-        _record_decay(owed, new_confidence, active_sql(new_confidence, min_confidence), now, grace_days)
-        decayed = (Memory.update({Memory.confidence: new_confidence,
-                                  Memory.active: active_sql(new_confidence, min_confidence)})
-                   .where(*owed).execute())
-        if not decayed:
-            return DecayResult(0, 0)
-        still_owed = Memory.select(Memory.id, Memory.updated_at, due).where(*owed)
-        kept = (MemoryDecay.insert_from(still_owed, [MemoryDecay.memory_id, MemoryDecay.base_updated_at,
-                                                     MemoryDecay.weeks_applied])
-                .on_conflict(conflict_target=[MemoryDecay.memory_id],
-                             preserve=[MemoryDecay.base_updated_at, MemoryDecay.weeks_applied])
-                .as_rowcount().execute())
-    return DecayResult(decayed, decayed - kept)
+        started = time.perf_counter()
+        rows = [DecayInputs(row[0], row[1], row[2], bool(row[3]), *row[4:])
+                for row in db.execute_sql(_due_sql(), (now, size)).fetchall()]
+        outlooks = [(memory, outlook(memory, cutoffs)) for memory in rows]
+        lowered = [(memory, after) for memory, after in outlooks if after.lowered]
+        _write_lowered(lowered, now, cutoffs)
+        kept = [(after.next_decay_at, after.floor_at, memory.id) for memory, after in outlooks if not after.lowered]
+        if kept:
+            db.cursor().executemany(portable_sql(RESCHEDULE_SQL), kept)
+    held = time.perf_counter() - started
+    totals.batches += 1
+    totals.scheduled += len(rows)
+    totals.decayed += len(lowered)
+    totals.deactivated += sum(1 for _, after in lowered if not after.active)
+    totals.longest = max(totals.longest, held)
+    return len(rows), held
 
 
-def _record_decay(owed: tuple[peewee.Expression, ...], new_confidence: peewee.ColumnBase,
-                  new_active: peewee.ColumnBase, now: str, grace_days: int) -> None:
-    """One ``decayed`` history entry per memory about to be lowered, old and new values side by side."""
-    reason = f"not reinforced for over {grace_days} days"
-    rows = Memory.select(Memory.id, peewee.Value(now), peewee.Value("decayed"), peewee.Value(DECAY.kind),
-                         peewee.Value("decay"), peewee.Value(reason), Memory.confidence, new_confidence,
-                         Memory.active, new_active, Memory.updated_at, Memory.updated_at).where(*owed)
-    MemoryChangeRow.insert_from(rows, [
-        MemoryChangeRow.memory_id, MemoryChangeRow.changed_at, MemoryChangeRow.kind, MemoryChangeRow.actor,
-        MemoryChangeRow.decided_by, MemoryChangeRow.reason, MemoryChangeRow.old_confidence,
-        MemoryChangeRow.new_confidence, MemoryChangeRow.old_active, MemoryChangeRow.new_active,
-        MemoryChangeRow.old_updated_at, MemoryChangeRow.new_updated_at]).as_rowcount().execute()
+def _due_sql() -> str:
+    """The due memories, first due first, locked against another decay run on PostgreSQL (SQLite's
+    ``BEGIN IMMEDIATE`` already holds the one write lock): a row another run is decaying is waited
+    for and then, its schedule moved on, no longer due."""
+    statement = portable_sql(DUE_SQL)
+    return statement + " FOR UPDATE OF m" if isinstance(db.obj, peewee.PostgresqlDatabase) else statement
+
+
+def _write_lowered(lowered: list[tuple[DecayInputs, Outlook]], now: str, cutoffs: Cutoffs) -> None:
+    """The memories this batch lowers: their new values and schedule, one history entry each, the ledger."""
+    if not lowered:
+        return
+    cursor = db.cursor()
+    history.append_entries([_decayed_entry(memory, after, now, cutoffs) for memory, after in lowered])
+    cursor.executemany(portable_sql(LOWER_SQL), [(after.confidence, int(after.active), after.next_decay_at,
+                                                  after.floor_at, memory.id) for memory, after in lowered])
+    cursor.executemany(portable_sql(LEDGER_SQL), [(memory.id, memory.base, after.weeks) for memory, after in lowered])
+
+
+def _decayed_entry(memory: DecayInputs, after: Outlook, now: str, cutoffs: Cutoffs) -> dict[str, Any]:
+    grace = cutoffs.policy.of_category(memory.category).grace_days
+    return {"memory_id": memory.id, "changed_at": now, "kind": "decayed", "actor": history.DECAY.kind,
+            "decided_by": "decay", "reason": f"not reinforced for over {grace} days",
+            "old_confidence": memory.confidence, "new_confidence": after.confidence, "old_active": 1,
+            "new_active": int(after.active), "old_updated_at": memory.updated_at,
+            "new_updated_at": memory.updated_at}
+
+
+def _adopt(policy: DecayPolicy, now: str) -> None:
+    """Make the stored schedule ``policy``'s: when it was computed with another one, clear every memory's
+    schedule (batches of :data:`RESET_BATCH` ids, each its own short transaction), then record the policy."""
+    if schedule_is_current(policy):
+        return
+    last = db.execute_sql("SELECT MAX(id) FROM memories").fetchone()[0] or 0
+    for start in range(0, last, RESET_BATCH):
+        with db.atomic():
+            db.execute_sql(portable_sql("UPDATE memories SET decay_due_at = '', floor_at = '' WHERE id > ? AND id <= ? "
+                                        "AND decay_due_at IS NOT NULL"), (start, start + RESET_BATCH))
+    with db.atomic():
+        db.execute_sql("DELETE FROM memory_decay_policy")
+        db.execute_sql(portable_sql("INSERT INTO memory_decay_policy (id, fingerprint, scheduled_at) VALUES (1, ?, ?)"),
+                       (policy.fingerprint, now))
+
+
+def outlooks(memories: Sequence[MemoryRecord], policy: DecayPolicy, now: str) -> dict[int, Outlook]:
+    """Each memory's :class:`~claudeops_memory.decay_outlook.Outlook` at ``now``: what decay due then does to it,
+    when its next week falls due and when it would fall under the floor (the dashboard, ``context --explain``)."""
+    ledger: dict[int, tuple[str, int]] = {}
+    for chunk in peewee.chunked([memory.id for memory in memories], 500):
+        statement = f"SELECT memory_id, base_updated_at, weeks_applied FROM memory_decay WHERE memory_id IN " \
+                    f"({', '.join('?' * len(chunk))})"
+        ledger.update((row[0], (row[1], row[2])) for row in db.execute_sql(portable_sql(statement), chunk).fetchall())
+    cutoffs = Cutoffs(policy, now)
+    return {memory.id: outlook(DecayInputs(memory.id, memory.category, memory.confidence, memory.active,
+                                           memory.updated_at, memory.pinned_at, memory.unpinned_at,
+                                           *ledger.get(memory.id, (None, None))), cutoffs)
+            for memory in memories}
+
+
+def weeks_due(updated_at: str, now: str, grace_days: int, decay_per_week: float,
+              unpinned_at: str | None = None) -> int:
+    """Full weeks past the grace period a memory last reinforced at ``updated_at`` is at ``now`` (capped
+    where any confidence reaches 0)."""
+    policy = DecayPolicy.uniform(grace_days, decay_per_week)
+    if not policy.decays:
+        return 0
+    return Cutoffs(policy, now).weeks_due(policy.default, decay_base(updated_at, unpinned_at))

@@ -31,10 +31,12 @@ from claudeops import db, insert_returning_id, is_row_id, portable_sql
 from claudeops_memory.models import CHANGE_COLUMNS, MemoryRecord
 
 KINDS: tuple[str, ...] = ("created", "reinforced", "contradicted", "replaced", "decayed", "edited", "deactivated",
-                          "reactivated", "merged", "deleted", "restored", "reverted", "reviewed", "redacted")
+                          "reactivated", "merged", "deleted", "restored", "reverted", "reviewed", "redacted",
+                          "pinned", "unpinned")
 """What an entry can record, in the order the documentation explains them."""
-RECORD_ONLY_KINDS = frozenset({"reviewed", "redacted"})
-"""Entries that change no confidence, state or text: a memory's *latest change* skips them."""
+RECORD_ONLY_KINDS = frozenset({"reviewed", "redacted", "pinned", "unpinned"})
+"""Entries that change no confidence, state or text: a memory's *latest change* skips them (a pin is undone
+by unpinning, not by a revert)."""
 ACTORS: tuple[str, ...] = ("session", "operator", "decay", "review", "redaction")
 """Who made a change; a session's entries carry its id and tier."""
 
@@ -169,6 +171,15 @@ def record_change(kind: str, actor: Actor, now: str, *, before: MemoryRecord | N
               None if before is None else before.updated_at, None if after is None else after.updated_at,
               snapshot)
     return insert_returning_id(_INSERT, values)
+
+
+def append_entries(entries: list[dict[str, Any]]) -> None:
+    """Append many entries in one statement (a decay batch): each a mapping of column to value, the columns
+    it leaves out empty (``needs_review`` false)."""
+    if entries:
+        rows = [tuple(entry.get(column, 0 if column == "needs_review" else None) for column in _INSERTED)
+                for entry in entries]
+        db.cursor().executemany(portable_sql(_INSERT), rows)
 
 
 def removal_snapshot(memory: MemoryRecord, decay: tuple[str, int] | None) -> str:

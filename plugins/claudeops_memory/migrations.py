@@ -21,6 +21,12 @@ and notes each memory it changed in the history (a ``redacted`` entry, naming no
 ``011_flag_instructions`` creates ``memory_flags`` (:mod:`claudeops_memory.flags`) and holds back,
 inactive and flagged, the agent-written memories already stored that read as instructions to the
 agent. Neither touches the spec's columns.
+
+``013_decay_schedule_and_pins`` adds four columns of ours after the spec's: ``pinned_at`` and
+``unpinned_at`` (evergreen memories, :mod:`claudeops_memory.pins`) and the decay schedule,
+``decay_due_at`` and ``floor_at`` (:mod:`claudeops_memory.decay`), each with a partial index, a
+trigger that clears the schedule when a write changes what it was computed from, and the one-row
+``memory_decay_policy`` table. ``014_listing_order_index`` indexes the dashboard's default order.
 """
 
 from __future__ import annotations
@@ -143,6 +149,61 @@ CREATE TABLE memory_injections (
 )
 
 
+SCHEDULE_COLUMNS = (
+    "ALTER TABLE memories ADD COLUMN pinned_at TEXT",
+    "ALTER TABLE memories ADD COLUMN unpinned_at TEXT",
+    # '' = not scheduled yet (every new row, every row a write changed): the next decay run looks at it
+    "ALTER TABLE memories ADD COLUMN decay_due_at TEXT DEFAULT ''",
+    "ALTER TABLE memories ADD COLUMN floor_at TEXT DEFAULT ''",
+)
+
+SCHEDULE_INDEXES = (
+    # "is anything due?" and the decay's batches, in due order: NULL (never decays) is left out
+    "CREATE INDEX idx_memories_decay_due ON memories(decay_due_at) WHERE decay_due_at IS NOT NULL",
+    # "how many would decay take under the floor now?" for the preview: NULL (never) left out
+    "CREATE INDEX idx_memories_floor ON memories(floor_at) WHERE floor_at IS NOT NULL",
+)
+
+DECAY_POLICY_TABLE = """\
+CREATE TABLE memory_decay_policy (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    fingerprint TEXT NOT NULL,
+    scheduled_at TEXT NOT NULL
+)"""
+
+SCHEDULE_INPUTS = ("updated_at", "active", "confidence", "category", "pinned_at", "unpinned_at")
+"""What a memory's decay schedule is computed from: a write that changes one of them clears it."""
+
+_CHANGED = " OR ".join(f"NEW.{column} IS NOT OLD.{column}" for column in SCHEDULE_INPUTS)
+
+RESCHEDULE_TRIGGER_SQLITE = f"""\
+CREATE TRIGGER memories_reschedule_decay AFTER UPDATE OF {', '.join(SCHEDULE_INPUTS)} ON memories
+WHEN NEW.decay_due_at IS OLD.decay_due_at AND NEW.floor_at IS OLD.floor_at AND ({_CHANGED})
+BEGIN
+    UPDATE memories SET decay_due_at = '', floor_at = '' WHERE id = NEW.id;
+END"""
+
+RESCHEDULE_TRIGGER_POSTGRES = (
+    f"""\
+CREATE FUNCTION memories_reschedule_decay() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.decay_due_at IS NOT DISTINCT FROM OLD.decay_due_at AND NEW.floor_at IS NOT DISTINCT FROM OLD.floor_at
+       AND ({_CHANGED.replace(" IS NOT ", " IS DISTINCT FROM ")}) THEN
+        NEW.decay_due_at := '';
+        NEW.floor_at := '';
+    END IF;
+    RETURN NEW;
+END
+$$""",
+    "CREATE TRIGGER memories_reschedule_decay BEFORE UPDATE ON memories FOR EACH ROW "
+    "EXECUTE FUNCTION memories_reschedule_decay()",
+)
+
+LISTING_ORDER_INDEX = "CREATE INDEX idx_memories_listing ON memories(confidence, id)"
+"""The dashboard's and ``memories list``'s default order (``confidence DESC, id DESC``, active and
+inactive alike): without it a page of 50 sorts every memory of the same confidence first."""
+
+
 def create_memories(database: peewee.Database) -> None:
     """SPEC-0015 migration 005: the ``memories`` table and its three indexes."""
     postgres = isinstance(database, peewee.PostgresqlDatabase)
@@ -222,6 +283,21 @@ def flag_instruction_memories(database: peewee.Database) -> None:
                     ", ".join(f"#{memory_id}" for memory_id in flagged))
 
 
+def add_decay_schedule_and_pins(database: peewee.Database) -> None:
+    """Pins and the indexed decay schedule (issue 15 item 2, issue 18 item 1): additive, the spec's columns
+    and indexes untouched. Every existing memory starts unscheduled ('') and is scheduled by the next
+    decay run, in bounded batches."""
+    for statement in SCHEDULE_COLUMNS + SCHEDULE_INDEXES + (DECAY_POLICY_TABLE,):
+        database.execute_sql(statement)
+    postgres = isinstance(database, peewee.PostgresqlDatabase)
+    for statement in RESCHEDULE_TRIGGER_POSTGRES if postgres else (RESCHEDULE_TRIGGER_SQLITE,):
+        database.execute_sql(statement)
+
+
+def add_listing_order_index(database: peewee.Database) -> None:
+    database.execute_sql(LISTING_ORDER_INDEX)
+
+
 MIGRATIONS = (
     Migration("005_create_memories", create_memories),
     Migration("006_decay_ledger_and_lookup_indexes", create_decay_ledger_and_lookup_indexes),
@@ -232,4 +308,8 @@ MIGRATIONS = (
     Migration("010_redact_secrets", redact_observations),
     # the flags table; agent memories that read as instructions held back for an operator (issue 12 item 5)
     Migration("011_flag_instructions", flag_instruction_memories),
+    # evergreen memories and a decay that finds what is due through an index (issue 15 item 2, issue 18)
+    Migration("013_decay_schedule_and_pins", add_decay_schedule_and_pins),
+    # the default order of the dashboard and `memories list`, served without a sort (issue 18 item 4)
+    Migration("014_listing_order_index", add_listing_order_index),
 )

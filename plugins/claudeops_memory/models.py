@@ -16,11 +16,8 @@ from typing import Any
 import peewee
 
 from claudeops import BaseModel, portable_sql
+from claudeops_memory.settings import CATEGORIES as CATEGORIES  # SPEC-0015's categories, where the models are
 from claudeops_memory.settings import DEFAULT_CONFIDENCE
-
-CATEGORIES: tuple[str, ...] = ("timing", "dependency", "behavior", "remediation", "maintenance")
-"""SPEC-0015 "Memory Categories", in the order the prompt and the CLI list them."""
-
 
 
 class IntegerBooleanField(peewee.IntegerField):
@@ -50,6 +47,11 @@ class Memory(BaseModel):
     updated_at = peewee.TextField()
     session_id = peewee.IntegerField(null=True)
     tier = peewee.IntegerField(default=1)
+    pinned_at = peewee.TextField(null=True)
+    """When the operator pinned it (an evergreen memory: it does not decay); ``None`` when not pinned.
+    Ours (migration ``013``), like ``unpinned_at``; the spec's columns come first."""
+    unpinned_at = peewee.TextField(null=True)
+    """When it was last unpinned: its grace period runs from the later of this and ``updated_at``."""
 
     class Meta:
         table_name = "memories"
@@ -80,6 +82,8 @@ class MemoryRecord:
     updated_at: str
     session_id: int | None
     tier: int
+    pinned_at: str | None = None
+    unpinned_at: str | None = None
 
     @classmethod
     def from_row(cls, row: tuple[Any, ...]) -> MemoryRecord:
@@ -91,6 +95,11 @@ class MemoryRecord:
     @classmethod
     def from_model(cls, row: Memory) -> MemoryRecord:
         return cls.from_row(tuple(getattr(row, column) for column in MEMORY_COLUMNS))
+
+    @property
+    def pinned(self) -> bool:
+        """An evergreen memory: the operator pinned it, so it does not decay."""
+        return self.pinned_at is not None
 
     @property
     def service_label(self) -> str:

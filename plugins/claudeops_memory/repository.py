@@ -28,10 +28,11 @@ from typing import Any, cast
 import peewee
 
 from claudeops import db, is_row_id, now_timestamp, redact, service_name, text_problem
-from claudeops_memory import flags, history, upsert_store
+from claudeops_memory import flags, history, listing, upsert_store
 from claudeops_memory.confidence import active_sql, clamp_confidence, confidence_sql, is_active_confidence
 from claudeops_memory.context import plan_memory_context
 from claudeops_memory.history import OPERATOR, Actor
+from claudeops_memory.listing import MemoryFilter
 from claudeops_memory.models import (
     ACTIVE,
     CATEGORIES,
@@ -132,6 +133,13 @@ def _filtered(service: str | None, category: str | None, include_inactive: bool,
     return query
 
 
+def memory_filter(*, service: str | None = None, category: str | None = None, include_inactive: bool = True,
+                  only_inactive: bool = False, session_id: int | None = None) -> MemoryFilter:
+    """The filters of :func:`list_memories` as a :class:`~claudeops_memory.listing.MemoryFilter`."""
+    return MemoryFilter(normalise_service(service) if service is not None else None, service is None, category,
+                        include_inactive, only_inactive, session_id)
+
+
 def list_memories(*, service: str | None = None, category: str | None = None, include_inactive: bool = True,
                   only_inactive: bool = False, session_id: int | None = None, limit: int | None = None,
                   offset: int = 0) -> list[MemoryRecord]:
@@ -141,19 +149,16 @@ def list_memories(*, service: str | None = None, category: str | None = None, in
     unless ``include_inactive`` is false; ``only_inactive`` selects nothing else. ``session_id``
     selects the memories that session recorded first.
     """
-    query = _filtered(service, category, include_inactive, only_inactive, session_id)
-    query = query.order_by(Memory.confidence.desc(), Memory.id.desc())
-    if limit is not None:
-        query = query.limit(limit).offset(offset)
-    elif offset:
-        query = query.offset(offset)
-    return [MemoryRecord.from_model(row) for row in query]
+    wanted = memory_filter(service=service, category=category, include_inactive=include_inactive,
+                           only_inactive=only_inactive, session_id=session_id)
+    return listing.list_page(wanted, limit, offset)
 
 
 def count_memories(*, service: str | None = None, category: str | None = None, include_inactive: bool = True,
                    only_inactive: bool = False) -> int:
     """How many memories :func:`list_memories` would return without a limit."""
-    return _filtered(service, category, include_inactive, only_inactive).count()
+    return listing.count(memory_filter(service=service, category=category, include_inactive=include_inactive,
+                                       only_inactive=only_inactive))
 
 
 def _row(memory_id: int) -> Memory | None:

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 from claudeops import Config, setting
 
+CATEGORIES: tuple[str, ...] = ("timing", "dependency", "behavior", "remediation", "maintenance")
+"""SPEC-0015 "Memory Categories", in the order the prompt and the CLI list them."""
+
 SECTION = "memory"
 
 BUDGET_TOKENS = 2000
@@ -26,6 +29,10 @@ DECAY_PER_WEEK = 0.1
 """Confidence lost per full week past the grace period (SPEC-0015 "Staleness Decay")."""
 MAX_OBSERVATION_CHARS = 500
 """Longest observation stored."""
+MAX_OBSERVATION_CHARS_LIMIT = 2000
+"""The most ``memory.max_observation_chars`` may allow: the judge compares a new observation with every
+candidate of its group, and its time must stay bounded for any text the configuration lets in
+(a 2,000-character pair takes about a millisecond; ``bench/memory_judge_scale.py``)."""
 JUDGES = ("offline", "claude")
 """``memory.judge``: the built-in offline judge, or a small Claude model asked through the Messages API."""
 JUDGE_MIN_CERTAINTY = 0.85
@@ -53,8 +60,15 @@ class MemorySettings:
     contradict_step: float = setting(0.2, "Confidence removed from a memory the agent contradicts")
     grace_days: int = setting(GRACE_DAYS, "Days after the last reinforcement before staleness decay starts")
     decay_per_week: float = setting(DECAY_PER_WEEK, "Confidence removed per full week past the grace period")
+    grace_days_by_category: dict[str, int] = setting(
+        {}, "grace_days for some categories only, e.g. { maintenance = 120 } for facts that recur quarterly "
+            "(the others use grace_days)")
+    decay_per_week_by_category: dict[str, float] = setting(
+        {}, "decay_per_week for some categories only, e.g. { maintenance = 0.05 } (0: never decays; the "
+            "others use decay_per_week)")
     max_observation_chars: int = setting(MAX_OBSERVATION_CHARS,
-                                         "Longer observations are cut to this length (with a warning)")
+                                         f"Longer observations are cut to this length (with a warning); at most "
+                                         f"{MAX_OBSERVATION_CHARS_LIMIT}")
     judge: str = setting("offline", "Relation judge for markers that cite no memory: offline (built in, no network) "
                                     "or claude (one Messages API call per marker; needs ANTHROPIC_API_KEY)")
     judge_model: str = setting("", "Model the Claude judge asks (empty: the tier 1 model)")
@@ -85,8 +99,25 @@ def validate(config: Config) -> None:
     for name in ("budget_tokens", "grace_days", "ledger_cut_limit"):
         config.require(getattr(settings, name) >= 0, f"{SECTION}.{name}", "0 or more")
     config.require(0 <= settings.duplicate_similarity <= 100, f"{SECTION}.duplicate_similarity", "between 0 and 100")
-    config.require(settings.max_observation_chars >= 20, f"{SECTION}.max_observation_chars", "at least 20")
+    config.require(20 <= settings.max_observation_chars <= MAX_OBSERVATION_CHARS_LIMIT,
+                   f"{SECTION}.max_observation_chars", f"between 20 and {MAX_OBSERVATION_CHARS_LIMIT}")
+    _validate_by_category(config, settings)
     config.require(settings.judge in JUDGES, f"{SECTION}.judge", " or ".join(JUDGES))
     config.require(not any(char.isspace() for char in settings.judge_model), f"{SECTION}.judge_model",
                    "a model alias or name without blanks (empty: the tier 1 model)")
     config.require(settings.judge_timeout_seconds > 0, f"{SECTION}.judge_timeout_seconds", "more than 0")
+
+
+def _validate_by_category(config: Config, settings: MemorySettings) -> None:
+    """Per-category decay settings: known categories, and the values the general settings accept."""
+    for name, table in (("grace_days_by_category", settings.grace_days_by_category),
+                        ("decay_per_week_by_category", settings.decay_per_week_by_category)):
+        for category, value in table.items():
+            config.require(category in CATEGORIES, f"{SECTION}.{name}",
+                           f"a table of categories ({', '.join(CATEGORIES)})", item=category)
+            if name == "grace_days_by_category":
+                config.require(value >= 0, f"{SECTION}.{name}", f"0 or more days for {category}",
+                               item=f"{category} = {value}")
+            else:
+                config.require(value == 0 or 0.01 <= value <= 1, f"{SECTION}.{name}",
+                               f"0 (never decays) or between 0.01 and 1 for {category}", item=f"{category} = {value}")

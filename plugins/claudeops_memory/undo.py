@@ -33,6 +33,8 @@ from dataclasses import dataclass, replace
 from claudeops import db, is_row_id, now_timestamp
 from claudeops_memory import history, ledger, upsert_store
 from claudeops_memory.decay import weeks_due
+from claudeops_memory.decay_outlook import decay_base
+from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.history import OPERATOR, Actor, Decision, HistoryEntry
 from claudeops_memory.models import Memory, MemoryDecay, MemoryRecord
 from claudeops_memory.repository import decay_ledger_entry
@@ -115,8 +117,10 @@ def _put_back(entry: HistoryEntry, actor: Actor, now: str) -> Reverted:
 def _forgive_decay(memory: MemoryRecord, decayed_at: str, settings: MemorySettings) -> None:
     """Mark the weeks of staleness up to the undone decay as applied, so the next decay run does not
     take them again; the weeks after it decay as usual."""
-    weeks = weeks_due(memory.updated_at, decayed_at, settings.grace_days, settings.decay_per_week)
-    (MemoryDecay.insert(memory_id=memory.id, base_updated_at=memory.updated_at, weeks_applied=weeks)
+    rule = DecayPolicy.of(settings).of_category(memory.category)
+    weeks = weeks_due(memory.updated_at, decayed_at, rule.grace_days, rule.per_week, memory.unpinned_at)
+    base = decay_base(memory.updated_at, memory.unpinned_at)
+    (MemoryDecay.insert(memory_id=memory.id, base_updated_at=base, weeks_applied=weeks)
      .on_conflict(conflict_target=[MemoryDecay.memory_id],
                   preserve=[MemoryDecay.base_updated_at, MemoryDecay.weeks_applied]).execute())
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from claudeops_memory import repository
 from claudeops_memory.decay import decay_stale_memories
+from claudeops_memory.decay_policy import DecayPolicy
 from memory_helpers import LoadedApp
 
 
@@ -108,7 +109,7 @@ def test_a_contradiction_between_runs_is_kept(memory_app: LoadedApp) -> None:
 
 def test_decay_disabled_with_zero_rate(memory_app: LoadedApp) -> None:
     memory = memory_app.remember("Takes 60s to start after restart", days_ago=90)
-    assert decay_stale_memories(memory_app.clock.stamp(), decay_per_week=0).decayed == 0
+    assert decay_stale_memories(memory_app.clock.stamp(), DecayPolicy.uniform(decay_per_week=0)).decayed == 0
     assert _confidence(memory.id) == 0.7
 
 

@@ -9,7 +9,7 @@ import pytest
 from claudeops_memory import flags, history, ledger, repository, review
 from claudeops_memory.context import build_memory_context
 from claudeops_memory.decay import decay_stale_memories
-from claudeops_memory.session_start import preview_memory_start
+from claudeops_memory.session_start import preview_memory_context
 from claudeops_memory.undo import purge_memory, restore_memory, revert_change
 from memory_helpers import LoadedApp
 
@@ -72,11 +72,10 @@ def test_context_preview_keeps_nothing_on_postgresql(pg_memory_app: LoadedApp) -
     stale = memory_app.remember("Stale fact", confidence=0.4, days_ago=44)
     kept = memory_app.remember("Older fact", service="nas", days_ago=44)
 
-    preview = preview_memory_start(memory_app.settings, memory_app.clock.stamp())
+    preview = preview_memory_context(memory_app.settings, memory_app.clock.stamp())
 
-    assert (preview.decay.decayed, preview.decay.deactivated) == (2, 1)
-    assert preview.context.text.endswith(f"### nas\n- [timing] Older fact (confidence: 0.5) #{kept.id}")
-    assert "Stale fact" not in preview.context.text
+    assert preview.text.endswith(f"### nas\n- [timing] Older fact (confidence: 0.5) #{kept.id}")
+    assert "Stale fact" not in preview.text and preview.total == 1
     assert [repository.get_memory(stale.id), repository.get_memory(kept.id)] == [stale, kept]
     assert db.execute_sql("SELECT COUNT(*) FROM memory_decay").fetchone() == (0,)
 

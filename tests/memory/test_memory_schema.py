@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from claudeops_memory import repository
-from claudeops_memory.context import context_query
+from claudeops_memory.context import CONTEXT_SQL
 from memory_helpers import LoadedApp
 
 from claudeops.store import apply_migrations, db
@@ -21,6 +21,15 @@ EXPECTED_COLUMNS = [
     ("session_id", "INTEGER", 0, None, 0),
     ("tier", "INTEGER", 1, "1", 0),
 ]
+"""SPEC-0015's columns, exactly, first and in order."""
+
+OUR_COLUMNS = [
+    ("pinned_at", "TEXT", 0, None, 0),
+    ("unpinned_at", "TEXT", 0, None, 0),
+    ("decay_due_at", "TEXT", 0, "''", 0),
+    ("floor_at", "TEXT", 0, "''", 0),
+]
+"""Ours, after them (``013_decay_schedule_and_pins``)."""
 
 SPEC_INDEXES = {
     "idx_memories_service": ["service", "active"],
@@ -43,7 +52,7 @@ def _table_sql() -> str:
 
 
 def test_migration_creates_memories_table(memory_app: LoadedApp) -> None:
-    assert _columns() == EXPECTED_COLUMNS
+    assert _columns() == EXPECTED_COLUMNS + OUR_COLUMNS
     assert "id INTEGER PRIMARY KEY AUTOINCREMENT" in _table_sql()
     foreign_keys = db.execute_sql("PRAGMA foreign_key_list(memories)").fetchall()
     assert [(row[2], row[3], row[4]) for row in foreign_keys] == [("sessions", "session_id", "id")]
@@ -76,9 +85,7 @@ def test_context_query_is_served_by_an_index_without_a_sort(memory_app: LoadedAp
         memory_app.remember(f"observation {number}", service=f"svc{number % 7}", confidence=(number % 10) / 10,
                             active=number % 5 != 0)
     db.execute_sql("ANALYZE")
-    sql, params = context_query(0.3, 100).sql()
-
-    plan = " | ".join(row[-1] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall())
+    plan = " | ".join(row[-1] for row in db.execute_sql("EXPLAIN QUERY PLAN " + CONTEXT_SQL, (0.3, 0.3, 100)))
 
     assert "INDEX" in plan
     assert "TEMP B-TREE" not in plan

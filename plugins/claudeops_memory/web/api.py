@@ -18,8 +18,10 @@ from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 
-from claudeops import MAX_ROW_ID, MAX_SERVICE_LENGTH, db
+from claudeops import MAX_ROW_ID, MAX_SERVICE_LENGTH, db, now_timestamp
 from claudeops_memory import repository
+from claudeops_memory.decay import outlooks
+from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.flags import flag_reasons
 from claudeops_memory.models import CATEGORIES
 from claudeops_memory.operator_text import warn_if_redacted, without_secrets
@@ -28,13 +30,19 @@ from claudeops_memory.settings import MAX_OBSERVATION_CHARS, SECTION, MemorySett
 from claudeops_memory.web import forms
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MemoryOut(MemoryRecord):
     """A memory plus why it is (not) in the prompt now: injected, over budget, below threshold, inactive
-    or flagged; for a flagged memory, ``flag`` says why it is held back until an operator activates it."""
+    or flagged; for a flagged memory, ``flag`` says why it is held back until an operator activates it.
+    ``next_decay_at`` is when its next week of staleness decay falls due and ``floor_at`` when decay
+    would take it under the threshold, without a reinforcement meanwhile (both null when that never
+    happens: pinned, inactive, a category that does not decay)."""
 
     injection: str
     flag: str | None = None
+    pinned: bool = False
+    next_decay_at: str | None = None
+    floor_at: str | None = None
 
 
 # What the OpenAPI document says each field accepts; the repository still enforces the rules
@@ -96,7 +104,10 @@ def _out(web: WebContext, memories: list[MemoryRecord]) -> list[MemoryOut]:
     settings = _settings(web)
     status = repository.injection_status(memories, settings.budget_tokens, settings.min_confidence)
     reasons = flag_reasons(memory.id for memory in memories if not memory.active)
-    return [MemoryOut(**memory.as_row(), injection=status[memory.id], flag=reasons.get(memory.id))
+    ahead = outlooks(memories, DecayPolicy.of(settings), now_timestamp())
+    return [MemoryOut(**memory.as_row(), injection=status[memory.id], flag=reasons.get(memory.id),
+                      pinned=memory.pinned, next_decay_at=ahead[memory.id].next_decay_at,
+                      floor_at=ahead[memory.id].floor_at)
             for memory in memories]
 
 
