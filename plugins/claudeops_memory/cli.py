@@ -14,8 +14,7 @@ import click
 from claudeops import App, UsageProblem, aligned_rows, counted, echo_stream, now_timestamp, open_store_or_fail, pass_app
 from claudeops_memory import flags, repository
 from claudeops_memory.context import memory_section
-from claudeops_memory.decay import decay_stale_memories, outlooks
-from claudeops_memory.decay_outlook import describe_outlook
+from claudeops_memory.decay import decay_stale_memories, outlook_lines
 from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.listing import count, stream_memories
 from claudeops_memory.models import CATEGORIES
@@ -254,13 +253,11 @@ def context_command(app: App, explain: bool) -> None:
 def _explain(ranked_ids: tuple[int, ...], policy: DecayPolicy, now: str) -> None:
     """The decay outlook of each injected memory, under a rule that keeps it apart from the section."""
     memories = [memory for memory_id in ranked_ids if (memory := repository.get_memory(memory_id)) is not None]
-    ahead = outlooks(memories, policy, now)
+    lines = outlook_lines(memories, policy, now)
     click.echo("\n" + "-" * 24 + " explanation: not part of the prompt " + "-" * 24)
     rows = [("RANK", "ID", "CONF", "DECAY")]
-    for rank, memory in enumerate(memories, 1):
-        rows.append((str(rank), f"#{memory.id}", f"{memory.confidence:.2f}",
-                     describe_outlook(memory.pinned, memory.active, memory.confidence, memory.category,
-                                      ahead[memory.id], policy)))
+    rows += [(str(rank), f"#{memory.id}", f"{memory.confidence:.2f}", lines[memory.id])
+             for rank, memory in enumerate(memories, 1)]
     click.echo("\n".join(aligned_rows(rows)))
 
 

@@ -42,7 +42,7 @@ import peewee
 
 from claudeops import db, portable_sql
 from claudeops_memory import history
-from claudeops_memory.decay_outlook import Cutoffs, DecayInputs, Outlook, decay_base, outlook
+from claudeops_memory.decay_outlook import Cutoffs, DecayInputs, Outlook, decay_base, describe_outlook, outlook
 from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.models import MemoryRecord
 
@@ -204,3 +204,10 @@ def weeks_due(updated_at: str, now: str, grace_days: int, decay_per_week: float,
     if not policy.decays:
         return 0
     return Cutoffs(policy, now).weeks_due(policy.default, decay_base(updated_at, unpinned_at))
+
+
+def outlook_lines(memories: Sequence[MemoryRecord], policy: DecayPolicy, now: str) -> dict[int, str]:
+    """Each memory's decay outlook as the line the operator reads beside it (the dashboard, ``--explain``)."""
+    ahead = outlooks(memories, policy, now)
+    return {memory.id: describe_outlook(memory.pinned, memory.active, memory.confidence, memory.category,
+                                        ahead[memory.id], policy) for memory in memories}

@@ -7,6 +7,7 @@ its one-line message.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -25,6 +26,7 @@ from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.flags import flag_reasons
 from claudeops_memory.models import CATEGORIES
 from claudeops_memory.operator_text import warn_if_redacted, without_secrets
+from claudeops_memory.pins import PinResult, pin_memory, unpin_memory
 from claudeops_memory.repository import MemoryRecord
 from claudeops_memory.settings import MAX_OBSERVATION_CHARS, SECTION, MemorySettings
 from claudeops_memory.web import forms
@@ -204,4 +206,27 @@ def adjust_confidence(web: NamedDependency[WebContext], data: JSONBody[Confidenc
         return Affected(repository.adjust_confidence(wanted, data.delta, min_confidence=_settings(web).min_confidence))
 
 
-ROUTES = [list_memories, get_memory, create_memory, update_memory, delete_memory, delete_memories, adjust_confidence]
+@post("/memories/{memory_id:int}/pin", sync_to_thread=True, status_code=200, tags=["memories"],
+      raises=[NotFoundException])
+def pin(web: NamedDependency[WebContext], memory_id: FromPath[int]) -> MemoryOut:
+    """Pin a memory: an evergreen fact that does not decay (pinning a pinned memory changes nothing)."""
+    return _pinned(web, pin_memory, memory_id)
+
+
+@post("/memories/{memory_id:int}/unpin", sync_to_thread=True, status_code=200, tags=["memories"],
+      raises=[NotFoundException])
+def unpin(web: NamedDependency[WebContext], memory_id: FromPath[int]) -> MemoryOut:
+    """Unpin a memory: it decays again after a fresh grace period from now."""
+    return _pinned(web, unpin_memory, memory_id)
+
+
+def _pinned(web: WebContext, change: Callable[[int], PinResult], memory_id: int) -> MemoryOut:
+    with db.connection_context():
+        try:
+            return _one(web, change(memory_id).memory)
+        except KeyError:
+            raise NotFoundException(f"no memory with id {memory_id}") from None
+
+
+ROUTES = [list_memories, get_memory, create_memory, update_memory, delete_memory, delete_memories, adjust_confidence,
+          pin, unpin]

@@ -9,7 +9,7 @@ rules (clamping, reactivation at the threshold, ``updated_at``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -24,11 +24,14 @@ from litestar.params import FromPath, JSONBody, QueryParameter, URLEncodedBody
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 
-from claudeops import counted, db
+from claudeops import counted, db, now_timestamp
 from claudeops_memory import repository
 from claudeops_memory.context import plan_memory_context
+from claudeops_memory.decay import outlook_lines
+from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.flags import flag_reasons
 from claudeops_memory.operator_text import warn_if_redacted, without_secrets
+from claudeops_memory.pins import PinResult, pin_memory, unpin_memory
 from claudeops_memory.repository import CATEGORIES, GENERAL, MemoryRecord
 from claudeops_memory.session_report import session_report, told_summary
 from claudeops_memory.settings import SECTION, MemorySettings
@@ -50,6 +53,11 @@ def _statuses(web: WebContext, memories: list[MemoryRecord]) -> dict[int, str]:
     return repository.injection_status(memories, settings.budget_tokens, settings.min_confidence)
 
 
+def _decay_lines(web: WebContext, memories: list[MemoryRecord]) -> dict[int, str]:
+    """When each memory decays next and when it would fall under the floor (beside it, never in the prompt)."""
+    return outlook_lines(memories, DecayPolicy.of(_settings(web)), now_timestamp())
+
+
 def _table_context(web: WebContext, service: str | None, category: str | None, show: str,
                    page_number: int) -> dict[str, Any]:
     filters = forms.visibility(show)
@@ -61,7 +69,8 @@ def _table_context(web: WebContext, service: str | None, category: str | None, s
                                             offset=current.offset, **filters)
     return {"memories": memories, "statuses": _statuses(web, memories),
             "flags": flag_reasons(memory.id for memory in memories if not memory.active),
-            "page": current, "service": service, "category": category, "show": show,
+            "decay": _decay_lines(web, memories), "page": current, "service": service, "category": category,
+            "show": show,
             "categories": CATEGORIES, "general": GENERAL, "min_confidence": _settings(web).min_confidence}
 
 
@@ -126,7 +135,7 @@ def _shown_at(web: WebContext, memory: MemoryRecord) -> str:
 def _row(web: WebContext, memory: MemoryRecord, editing: bool = False) -> Template:
     context = {"memory": memory, "status": _statuses(web, [memory])[memory.id],
                "min_confidence": _settings(web).min_confidence, "editing": editing,
-               "flag": flag_reasons([memory.id]).get(memory.id)}
+               "flag": flag_reasons([memory.id]).get(memory.id), "decay": _decay_lines(web, [memory])[memory.id]}
     return Template("memories/partials/row.html", context=context)
 
 
@@ -152,7 +161,8 @@ def memory_editor(request: HTMXRequest, web: NamedDependency[WebContext], memory
     with db.connection_context():
         memory = _existing(memory_id)
         context = {"memory": memory, "status": _statuses(web, [memory])[memory.id],
-                   "min_confidence": _settings(web).min_confidence, "editing": True, "saved": saved}
+                   "min_confidence": _settings(web).min_confidence, "editing": True, "saved": saved,
+                   "decay": _decay_lines(web, [memory])[memory.id]}
     return page(request, "memories/edit.html", "memories/partials/row.html", context)
 
 
@@ -239,8 +249,32 @@ def _notice(message: str) -> Response[Any]:
                     headers={CHANGED_EVENT_HEADER: CHANGED})
 
 
+@post("/memories/{memory_id:int}/pin", sync_to_thread=True, status_code=200)
+def pin(request: HTMXRequest, web: NamedDependency[WebContext], memory_id: FromPath[int]) -> Response[Any]:
+    """Pin a memory (it does not decay): the row again for htmx, else back to the memory's own page."""
+    return _pin_changed(request, web, pin_memory, memory_id)
+
+
+@post("/memories/{memory_id:int}/unpin", sync_to_thread=True, status_code=200)
+def unpin(request: HTMXRequest, web: NamedDependency[WebContext], memory_id: FromPath[int]) -> Response[Any]:
+    """Unpin a memory: it decays again after a fresh grace period from now."""
+    return _pin_changed(request, web, unpin_memory, memory_id)
+
+
+def _pin_changed(request: HTMXRequest, web: WebContext, change: Callable[[int], PinResult],
+                 memory_id: int) -> Response[Any]:
+    with db.connection_context():
+        try:
+            memory = change(memory_id).memory
+        except KeyError:
+            raise NotFoundException(f"no memory with id {memory_id}") from None
+        if not request.htmx:
+            return Redirect(f"/memories/{memory_id}/edit", status_code=303)
+        return _row(web, memory)
+
+
 ROUTES = [memories_page, create_memory, memory_row, memory_editor, save_memory_form, delete_memory_form, update_memory,
-          delete_memory, delete_memories, adjust_memories]
+          delete_memory, delete_memories, adjust_memories, pin, unpin]
 
 
 # --------------------------------------------------------------------------- overview and session page

@@ -1,0 +1,163 @@
+"""Issue 18 items 1 and 2: decay finds what is due through an index, works in bounded batches, keeps
+its schedule right whoever writes, and ``memories context`` previews it without writing or redoing it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from claudeops_memory import repository
+from claudeops_memory.decay import ANYTHING_DUE_SQL, BATCH_TARGET_SECONDS, decay_stale_memories
+from claudeops_memory.decay_policy import DecayPolicy
+from claudeops_memory.history import memory_history
+from claudeops_memory.pins import pin_memory, unpin_memory
+from claudeops_memory.session_start import preview_memory_context, start_memory
+from memory_helpers import LoadedApp
+
+from claudeops.store import db
+
+
+def _schedule(memory_id: int) -> tuple[str | None, str | None]:
+    return db.execute_sql("SELECT decay_due_at, floor_at FROM memories WHERE id = ?", (memory_id,)).fetchone()
+
+
+def _dump() -> list[tuple]:
+    tables = ("memories", "memory_decay", "memory_changes", "memory_decay_policy")
+    return [db.execute_sql(f"SELECT * FROM {table} ORDER BY 1").fetchall() for table in tables]
+
+
+def _bulk(count: int, updated_at: str, confidence: float = 0.7) -> None:
+    """``count`` memories inserted as fast as SQL allows (as a session's markers over a year would leave them)."""
+    db.cursor().executemany(
+        "INSERT INTO memories (service, category, observation, confidence, active, created_at, updated_at, tier) "
+        "VALUES (?, 'timing', ?, ?, 1, ?, ?, 1)",
+        [(f"svc{number % 20}", f"observation {number}", confidence, updated_at, updated_at) for number in range(count)])
+
+
+def test_nothing_due_is_one_index_probe_not_a_scan(memory_app: LoadedApp) -> None:
+    _bulk(200, memory_app.clock.stamp(days=3))
+    decay_stale_memories(memory_app.clock.stamp())
+    db.execute_sql("ANALYZE")
+
+    plan = " | ".join(row[-1] for row in db.execute_sql("EXPLAIN QUERY PLAN " + ANYTHING_DUE_SQL, ("x",)))
+
+    assert "USING COVERING INDEX idx_memories_decay_due" in plan and "SCAN" not in plan
+
+
+def test_a_second_run_with_nothing_due_takes_no_batch_and_writes_nothing(memory_app: LoadedApp) -> None:
+    memory_app.remember("Stale fact", days_ago=44)
+    memory_app.remember("Fresh fact", days_ago=3)
+    first = decay_stale_memories(memory_app.clock.stamp())
+    before = _dump()
+
+    again = decay_stale_memories(memory_app.clock.stamp())
+
+    assert (first.decayed, first.scheduled) == (1, 2)
+    assert (again.decayed, again.scheduled, again.batches) == (0, 0, 0)
+    assert _dump() == before
+
+
+def test_the_write_lock_is_held_in_bounded_batches(memory_app: LoadedApp) -> None:
+    """The first decay of many memories: many short transactions, never one over the whole table,
+    and still one history entry per memory lowered."""
+    _bulk(6000, memory_app.clock.stamp(days=44))
+
+    result = decay_stale_memories(memory_app.clock.stamp())
+
+    assert (result.decayed, result.scheduled) == (6000, 6000)
+    assert result.batches >= 3
+    assert result.longest_batch_seconds <= 0.1
+    assert BATCH_TARGET_SECONDS <= 0.1
+    assert db.execute_sql("SELECT COUNT(*) FROM memory_changes WHERE kind = 'decayed'").fetchone() == (6000,)
+    assert db.execute_sql("SELECT MIN(confidence), MAX(confidence) FROM memories").fetchone() == (0.5, 0.5)
+
+
+def test_a_write_by_anyone_reschedules_the_memory(memory_app: LoadedApp) -> None:
+    """The schedule is a cache: the database clears it when what it was computed from changes, whatever
+    code writes (here a plain UPDATE no Python of ours knows about)."""
+    memory = memory_app.remember("Takes 60s to start", days_ago=20)
+    decay_stale_memories(memory_app.clock.stamp())
+    assert _schedule(memory.id)[0] == "2026-03-18T12:00:00Z"  # 20 days ago + 30 days grace + 1 week
+
+    db.execute_sql("UPDATE memories SET updated_at = ? WHERE id = ?", (memory_app.clock.stamp(days=60), memory.id))
+    assert _schedule(memory.id) == ("", "")
+    decay_stale_memories(memory_app.clock.stamp())
+    assert repository.get_memory(memory.id).confidence == 0.3  # type: ignore[union-attr]  # 4 weeks past grace
+
+    db.execute_sql("UPDATE memories SET observation = 'Takes 61s to start' WHERE id = ?", (memory.id,))
+    assert _schedule(memory.id) != ("", "")  # the text is not an input of decay
+
+
+def test_pinning_and_unpinning_reschedule(memory_app: LoadedApp) -> None:
+    memory = memory_app.remember("Takes 60s to start", days_ago=20)
+    decay_stale_memories(memory_app.clock.stamp())
+    pin_memory(memory.id)
+    decay_stale_memories(memory_app.clock.stamp())
+    assert _schedule(memory.id) == (None, None)  # never: it is out of the index
+    unpin_memory(memory.id, now=memory_app.clock.stamp())
+    decay_stale_memories(memory_app.clock.stamp())
+    assert _schedule(memory.id)[0] == "2026-04-07T12:00:00Z"  # from the unpinning: 30 days + 1 week
+
+
+def test_a_new_policy_reschedules_every_memory_before_it_decays(memory_app: LoadedApp) -> None:
+    memory = memory_app.remember("Takes 60s to start", days_ago=20)
+    decay_stale_memories(memory_app.clock.stamp())  # the spec's policy: nothing due for another 17 days
+
+    shorter = DecayPolicy.uniform(grace_days=6)
+    result = decay_stale_memories(memory_app.clock.stamp(), shorter)
+
+    assert result.decayed == 1
+    assert repository.get_memory(memory.id).confidence == 0.5  # type: ignore[union-attr]
+    assert db.execute_sql("SELECT fingerprint FROM memory_decay_policy").fetchone() == (shorter.fingerprint,)
+
+
+# --------------------------------------------------------------------------- the preview
+
+
+def _varied_store(memory_app: LoadedApp, rng: random.Random, count: int) -> None:
+    """Memories of every kind decay meets: all ages, confidences, categories, pinned, unpinned, inactive."""
+    categories = ("timing", "dependency", "behavior", "remediation", "maintenance")
+    for number in range(count):
+        memory = memory_app.remember(f"observation {number}", category=rng.choice(categories),
+                                     service=rng.choice([None, "nas", "caddy", "jellyfin"]),
+                                     confidence=round(rng.uniform(0.2, 1.0), 2), days_ago=rng.uniform(0, 120),
+                                     active=None if rng.random() > 0.1 else False)
+        if rng.random() < 0.1:
+            pin_memory(memory.id, now=memory_app.clock.stamp(days=rng.uniform(0, 100)))
+        if rng.random() < 0.05:
+            pin_memory(memory.id, now=memory_app.clock.stamp(days=90))
+            unpin_memory(memory.id, now=memory_app.clock.stamp(days=rng.uniform(0, 80)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_preview_is_exactly_the_block_a_session_start_plans_and_writes_nothing(
+        load_memory_app: Callable[..., LoadedApp], seed: int) -> None:
+    rng = random.Random(seed)
+    environ = {"CLAUDEOPS_MEMORY_BUDGET": str(rng.choice([60, 200, 600, 2000]))}
+    if seed % 2:
+        environ["CLAUDEOPS_MEMORY_GRACE_DAYS_BY_CATEGORY"] = "maintenance=90,timing=10"
+        environ["CLAUDEOPS_MEMORY_DECAY_PER_WEEK_BY_CATEGORY"] = "behavior=0.05,dependency=0"
+    memory_app = load_memory_app(**environ)
+    _varied_store(memory_app, rng, 120)
+    if seed % 3:  # a schedule from an earlier session start, then time passes and some are written since
+        decay_stale_memories(memory_app.clock.stamp(days=rng.uniform(1, 20)), DecayPolicy.of(memory_app.settings))
+        _varied_store(memory_app, rng, 20)
+    now = memory_app.clock.stamp()
+    before = _dump()
+
+    preview = preview_memory_context(memory_app.settings, now)
+
+    assert _dump() == before
+    started = start_memory(memory_app.settings, now).context
+    assert (preview.text, preview.total, preview.ranked_ids) == (started.text, started.total, started.ranked_ids)
+
+
+def test_decay_history_is_unchanged_by_the_batches(memory_app: LoadedApp) -> None:
+    """One entry per memory per lowering, whatever batch it fell in."""
+    memory = memory_app.remember("Stale fact", days_ago=44)
+    for _ in range(3):
+        decay_stale_memories(memory_app.clock.stamp())
+    memory_app.clock.advance(days=7)
+    decay_stale_memories(memory_app.clock.stamp())
+    assert [entry.kind for entry in memory_history(memory.id)] == ["created", "decayed", "decayed"]
