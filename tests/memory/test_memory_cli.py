@@ -230,3 +230,51 @@ def test_decay_command_reports_what_changed(memory_app: LoadedApp) -> None:
 
     assert (first.exit_code, first.output.strip()) == (0, "decayed 1 memory (1 deactivated)")
     assert second.output.strip() == "decayed 0 memories (0 deactivated)"
+
+
+# --------------------------------------------------------------------------- paging (issue 18 item 6)
+
+
+def _many(count: int) -> None:
+    for number in range(count):
+        repository.create_memory(category="timing", observation=f"fact {number}",
+                                 confidence=0.2 if number == 0 else 0.5 + number % 3 / 10)  # ties: newest first
+
+
+def test_list_prints_a_page_and_says_where_the_next_one_starts(memory_app: LoadedApp) -> None:
+    _many(7)
+
+    first = CliRunner().invoke(build_cli(memory_app.app), ["memories", "list", "--json", "--limit", "3"])
+    second = CliRunner().invoke(build_cli(memory_app.app), ["memories", "list", "--json", "--limit", "3",
+                                                            "--offset", "3"])
+
+    everything = [row["id"] for row in json.loads(run(memory_app, "list", "--json", "--limit", "0").output)]
+    assert len(everything) == 6  # the 0.0 memory is inactive
+    assert [row["id"] for row in json.loads(first.stdout)] == everything[:3]
+    assert [row["id"] for row in json.loads(second.stdout)] == everything[3:6]
+    assert first.stderr == "1-3 of 6 memories; the next page: --offset 3 (--limit 0 for all)\n"
+    assert second.stderr == ""  # the last page
+
+
+def test_list_streams_every_memory_in_the_same_order_and_format_as_a_page(memory_app: LoadedApp,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streamed in keyset pages (made tiny here) and printed in chunks: the same JSON and table as one read."""
+    from claudeops_memory import listing
+
+    from claudeops.cli import context
+
+    _many(23)
+    whole_json = run(memory_app, "list", "--json", "--all", "--limit", "0").output
+    whole_table = run(memory_app, "list", "--all", "--limit", "0").output
+    monkeypatch.setattr(listing, "STREAM_PAGE", 4)
+    monkeypatch.setattr(context, "STREAM_CHUNK", 5)
+
+    streamed_json = run(memory_app, "list", "--json", "--all", "--limit", "0").output
+    streamed_table = run(memory_app, "list", "--all", "--limit", "0").output
+
+    assert json.loads(whole_json) == json.loads(streamed_json)
+    assert [row["id"] for row in json.loads(streamed_json)] == [
+        memory.id for memory in repository.list_memories(include_inactive=True)]
+    assert [line.split()[0] for line in streamed_table.splitlines()] == [
+        line.split()[0] for line in whole_table.splitlines()]
+    assert len(streamed_table.splitlines()) == 24
