@@ -38,10 +38,14 @@ PREVIEW_COLUMNS = ("m.id, m.service, m.category, m.observation, m.confidence, m.
                    "m.unpinned_at, m.decay_due_at, d.base_updated_at, d.weeks_applied")
 PREVIEW_FROM = "FROM memories m LEFT JOIN memory_decay d ON d.memory_id = m.id WHERE m.active = 1 AND m.confidence >= ?"
 PREVIEW_SQL = f"SELECT {PREVIEW_COLUMNS} {PREVIEW_FROM} ORDER BY m.confidence DESC, m.id DESC LIMIT ? OFFSET ?"
-UNSCHEDULED_SQL = f"SELECT {PREVIEW_COLUMNS} {PREVIEW_FROM} AND m.decay_due_at = ''"
+UNSCHEDULED_SQL = (f"SELECT {PREVIEW_COLUMNS} FROM memories m LEFT JOIN memory_decay d ON d.memory_id = m.id "
+                   "WHERE m.decay_due_at = '' AND +m.active = 1 AND +m.confidence >= ?")
+"""The memories written since the last decay run: found through ``idx_memories_decay_due`` (the unary
+``+`` keeps the planner off the confidence index, which would walk every qualifying memory)."""
 QUALIFYING_COUNT_SQL = "SELECT COUNT(*) FROM memories WHERE active = 1 AND confidence >= ?"
 FALLING_SQL = "SELECT COUNT(*) FROM memories WHERE floor_at > '' AND floor_at <= ?"
-PAGE = 256
+FIRST_PAGE, LAST_PAGE = 64, 1024
+"""Rows per read: the first page holds a block of the default budget; later ones double."""
 
 
 @dataclass(frozen=True)
@@ -95,13 +99,14 @@ class _Row:
 
 def _pages(floor: float) -> Iterator[_Row]:
     """The qualifying memories in today's order, a page at a time (PostgreSQL's driver reads whole results)."""
-    offset = 0
+    offset, size = 0, FIRST_PAGE
     while True:
-        page = db.execute_sql(portable_sql(PREVIEW_SQL), (floor, PAGE, offset)).fetchall()
+        page = db.execute_sql(portable_sql(PREVIEW_SQL), (floor, size, offset)).fetchall()
         yield from (_Row.of(raw) for raw in page)
-        if len(page) < PAGE:
+        if len(page) < size:
             return
-        offset += PAGE
+        offset += size
+        size = min(size * 2, LAST_PAGE)
 
 
 def _after_decay(rows: Iterator[_Row], cutoffs: Cutoffs, current: bool) -> Iterator[ContextRow]:
