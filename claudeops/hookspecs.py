@@ -279,9 +279,9 @@ def describe_session(session_id: int) -> SessionDetail | None:
 
 @hookspec(firstresult=True)
 def service_statuses() -> list[ServiceStatus] | None:
-    """Every service some event has named, with its status and since when, sorted by service.
+    """Every service some finding has named, with its status and since when, sorted by service.
 
-    A service's status is the level of its latest event (``critical`` = down, ``warning`` =
+    A service's status is the level of its latest finding (``critical`` = down, ``warning`` =
     degraded, ``info`` = up; :data:`claudeops.notable.SERVICE_STATUS_OF_LEVEL`). The events
     plugin answers; notifications, the overview and ``/metrics`` ask, so they agree. ``None``
     (no plugin answers, e.g. events disabled) means nothing is known.

@@ -1,6 +1,6 @@
 """One outage, one message: a service's trouble is followed from its first report to its recovery.
 
-A service's status is what the ``service_statuses`` hook says (the level of its latest event:
+A service's status is what the ``service_statuses`` hook says (the level of its latest finding:
 critical = down, warning = degraded, info = up). After each session, every service the
 session's findings named is looked at, and its outage (at most one open per service) moves:
 
