@@ -145,7 +145,7 @@ def _retention_positions(tokens: list[Token], quantities: list[Quantity]) -> set
     }
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=4096)
 def features(text: str) -> Features:
     """Analyse one text.  Cached because the store compares one new text with many memories."""
     tokens, quantities = extract_quantities(spell_numbers(raw_tokens(text)))

@@ -19,7 +19,7 @@ from math import fsum
 
 from .analyse import AMOUNT_TERM_PREFIX, CODE_TERM_PREFIX, Features
 from .concepts import GENERIC_WEIGHT, concept, weight
-from .overlap import soft_match
+from .overlap import fuzzy_candidates, soft_match_among
 from .tokens import words
 
 MAX_SPAN = 3
@@ -61,10 +61,10 @@ def _novel(own: tuple[str, ...], other: tuple[str, ...]) -> set[str]:
     """Terms of ``own`` that the other text lacks, even spelled differently ("transcoder" is not
     new next to "transcoding").  Only the other text's own unshared terms can be such a spelling:
     "nxdomain" is new next to "domain" when both texts say "domain"."""
-    unshared = {term: weight(term) for term in other if term not in own}
+    spellings = fuzzy_candidates(term for term in other if term not in own)
     return {
         term for term in own
-        if term not in other and not _is_place(term) and soft_match(term, unshared) is None
+        if term not in other and not _is_place(term) and soft_match_among(term, spellings) is None
     }
 
 
@@ -88,19 +88,21 @@ def _aligned_substitution(first: tuple[str, ...], second: tuple[str, ...]) -> Su
     both texts or is anchored by a shared word (an amount alone is no anchor: "drops daily and
     reconnects by itself" / "... and comes back automatically"), and the shared frame carries
     weight."""
+    opcodes = SequenceMatcher(None, first, second, autojunk=False).get_opcodes()
+    frame = [term for tag, i1, i2, _, _ in opcodes if tag == "equal" for term in first[i1:i2] if not _is_place(term)]
+    if fsum(weight(term) for term in frame) < MIN_FRAME_WEIGHT:
+        return None  # decided before the costly fuzzy spelling checks of ``_novel``: no frame, no swap
     novel_first, novel_second = _novel(first, second), _novel(second, first)
     if not novel_first or not novel_second:
         return None
     found: list[Substitution] = []
-    frame: list[str] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, first, second, autojunk=False).get_opcodes():
-        if tag == "equal":
-            frame.extend(term for term in first[i1:i2] if not _is_place(term))
-        elif _substantive(novel_first.intersection(first[i1:i2]), novel_second.intersection(second[j1:j2])):
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag != "equal" and _substantive(novel_first.intersection(first[i1:i2]),
+                                           novel_second.intersection(second[j1:j2])):
             around = {*first[max(i1 - 1, 0) : i1], *first[i2 : i2 + 1], *second[max(j1 - 1, 0) : j1],
                       *second[j2 : j2 + 1]}
             found.append(Substitution(first[i1:i2], second[j1:j2], frozenset(around), i1 == j1 == 0))
-    if len(found) != 1 or fsum(weight(term) for term in frame) < MIN_FRAME_WEIGHT:
+    if len(found) != 1:
         return None
     swap = found[0]
     if max(len(swap.first), len(swap.second)) > max(MAX_SPAN, len(frame)) or _stray(novel_first, swap.first):
@@ -142,6 +144,24 @@ def _swapped(substitution: Substitution) -> Substitution:
     return Substitution(substitution.second, substitution.first, substitution.neighbours, substitution.of_subject)
 
 
+PREFILTER = True
+"""Whether :func:`find_substitution` first rules out pairs that cannot share a frame, without aligning
+them. It never changes an answer (``tests/memory/test_memory_judge_prefilter.py`` judges every
+labelled pair both ways); it is a switch only so that can be checked."""
+
+
+def _frame_bound(first: tuple[str, ...], second: tuple[str, ...]) -> float:
+    """The most the shared frame of an alignment of ``first`` with ``second`` can weigh.
+
+    The frame is made of terms of ``first`` that ``second`` has too (an alignment's equal
+    stretches), amount places left out; weights are never negative, so their sum over every such
+    term bounds it. Under :data:`MIN_FRAME_WEIGHT` no alignment can find a swap, and the pair is
+    settled with one set lookup per term instead of two alignments and their fuzzy spelling checks.
+    """
+    shared = set(second)
+    return fsum(weight(term) for term in first if term in shared and not _is_place(term))
+
+
 def find_substitution(first: tuple[str, ...], second: tuple[str, ...]) -> Substitution | None:
     """The substitution between two term sequences, whichever text comes first.
 
@@ -149,6 +169,8 @@ def find_substitution(first: tuple[str, ...], second: tuple[str, ...]) -> Substi
     ("DNS answers resume 5s after a reload" / "after a reload, DNS comes back within 5s") can
     look like a swap one way and not the other.  The relation must not depend on which text is
     the existing memory, so a swap counts only when both alignments find it."""
+    if PREFILTER and _frame_bound(first, second) < MIN_FRAME_WEIGHT:
+        return None
     forward = _aligned_substitution(first, second)
     backward = _aligned_substitution(second, first)
     if forward is None or backward is None:

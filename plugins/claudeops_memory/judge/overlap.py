@@ -9,6 +9,7 @@ stemmer misses ("transcoder" / "transcoding").
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterable
 from math import fsum
 
 from rapidfuzz import fuzz
@@ -37,12 +38,24 @@ def _spelled(term: str) -> bool:
 
 def soft_match(term: str, candidates: dict[str, float]) -> str | None:
     """The best fuzzy partner of ``term`` ("transcoder" ~ "transcod"), if any is close enough."""
+    return soft_match_among(term, fuzzy_candidates(candidates))
+
+
+def fuzzy_candidates(terms: Iterable[str]) -> tuple[str, ...]:
+    """The terms fuzzy matching may pair with, in the order :func:`soft_match_among` tries them:
+    computed once when many terms are matched against the same candidates."""
+    return tuple(sorted(term for term in set(terms) if _spelled(term)))
+
+
+def soft_match_among(term: str, candidates: tuple[str, ...], within: Container[str] | None = None) -> str | None:
+    """:func:`soft_match` against candidates prepared by :func:`fuzzy_candidates`, those still ``within``
+    (when given) only."""
     if not _spelled(term):
         return None
     best: str | None = None
     best_score = FUZZY_MIN_RATIO
-    for candidate in sorted(candidates):
-        if not _spelled(candidate):
+    for candidate in candidates:
+        if within is not None and candidate not in within:
             continue
         prefix = candidate.startswith(term) or term.startswith(candidate)
         score = 100.0 if prefix else fuzz.ratio(term, candidate)
@@ -59,11 +72,12 @@ def similarity(first: Features, second: Features) -> float:
         return 0.0
     shared = 0.0
     unmatched = dict(right)
+    spellings = fuzzy_candidates(right)  # sorted once; those matched meanwhile are skipped
     for term, term_weight in sorted(left.items()):
         if term in unmatched:
             shared += term_weight + unmatched.pop(term)
             continue
-        partner = soft_match(term, unmatched)
+        partner = soft_match_among(term, spellings, unmatched)
         if partner is not None:
             shared += FUZZY_WEIGHT * (term_weight + unmatched.pop(partner))
     return shared / total
