@@ -53,8 +53,7 @@ class Check:
 def find_claude_cli(config: Config | None = None) -> Path | None:
     """The Claude Code CLI a run will start: ``cli_path`` when set, else the one bundled in the wheel,
     else ``claude`` on PATH (the SDK's own order)."""
-    from claudeops.runner.options import configured_cli_path
-    from claudeops.runner.sdk import bundled_cli_path
+    from claudeops.runner.cli_location import bundled_cli_path, configured_cli_path
 
     configured = configured_cli_path(config) if config is not None else None
     candidates = [configured] if configured else [str(bundled_cli_path()), shutil.which("claude")]

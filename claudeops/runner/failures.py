@@ -22,7 +22,7 @@ from claude_agent_sdk import (
 
 from claudeops.config import Config
 from claudeops.plugins import PluginError
-from claudeops.runner.options import configured_cli_path
+from claudeops.runner.cli_location import configured_cli_path
 from claudeops.runner.sdk import MessageParseError, bundled_cli_path
 from claudeops.store import StoreError
 

@@ -14,8 +14,6 @@ transcript is ours (:mod:`claudeops.runner.transcript`).
 from __future__ import annotations
 
 import logging
-import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from typing import Any
 from claude_agent_sdk import ClaudeAgentOptions, HookMatcher
 
 from claudeops.config import Config
+from claudeops.runner.cli_location import configured_cli_path
 from claudeops.session import Session
 
 log = logging.getLogger(__name__)
@@ -49,17 +48,6 @@ def claude_config_dir(state_dir: Path) -> Path:
 def agent_cwd(config: Config) -> Path:
     """The agent's working directory: ``cwd`` from config, else ``<state_dir>/work``."""
     return Path(config.core.cwd).expanduser() if config.core.cwd else config.state_dir / "work"
-
-
-def configured_cli_path(config: Config) -> str | None:
-    """``cli_path`` as the SDK should get it (a bare name looked up on ``PATH``), or ``None``: the
-    SDK's own search, which prefers the CLI bundled in its wheel, then ``claude`` on ``PATH``."""
-    path = config.core.cli_path.strip()
-    if not path:
-        return None
-    if os.sep not in path:
-        return shutil.which(path) or path
-    return str(Path(path).expanduser())
 
 
 def system_prompt_append(session: Session) -> str:

@@ -18,11 +18,12 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-import claude_agent_sdk
 from claude_agent_sdk import ClaudeAgentOptions, CLINotFoundError
 from claude_agent_sdk._errors import MessageParseError
 from claude_agent_sdk._internal.message_parser import parse_message
 from claude_agent_sdk._internal.transport.subprocess_cli import SubprocessCLITransport
+
+from claudeops.runner.cli_location import bundled_cli_path
 
 __all__ = ["CLITransport", "MessageParseError", "bundled_cli_path", "parse_message"]
 
@@ -78,6 +79,3 @@ class CLITransport(SubprocessCLITransport):
                 process.terminate()
 
 
-def bundled_cli_path() -> Path:
-    """Where the wheel keeps the Claude Code CLI it bundles (the SDK prefers it to one on PATH)."""
-    return Path(claude_agent_sdk.__file__).parent / "_bundled" / "claude"
