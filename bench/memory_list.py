@@ -5,9 +5,9 @@ Usage: ``python bench/memory_list.py [SIZES]`` (default ``1k,10k,100k,1M``).
 
 Each command runs as its own process on a private copy of the cached database
 (:func:`memory_data.cached_database`), its output read and thrown away; the figures are its wall
-time and its peak resident memory (``ru_maxrss`` of the child). Target: constant memory at 1M (``--limit 0 --json`` streams in
-keyset pages, so its peak must not grow with the table). Before issue 18 listing 1M took 7.2 s
-and 805 MB.
+time and its peak resident memory (``ru_maxrss`` of the child). Target: constant memory at 1M
+(``--limit 0 --json`` streams in keyset pages, so its peak must not grow with the table).
+Before issue 18 listing 1M took 7.2 s and 805 MB.
 """
 
 from __future__ import annotations
