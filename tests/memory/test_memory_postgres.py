@@ -128,3 +128,33 @@ def test_a_held_back_marker_and_its_activation_on_postgresql(pg_memory_app: Load
     repository.adjust_confidence([memory.id], 0.1)
     assert not repository.get_memory(memory.id).active
     assert repository.update_memory(memory.id, active=True).active and flags.list_flagged() == []
+
+
+def test_pins_the_schedule_trigger_and_batches_on_postgresql(pg_memory_app: LoadedApp) -> None:
+    """Issue 15 item 2 and issue 18 on PostgreSQL: the trigger function, the FOR UPDATE batches, pins."""
+    from claudeops_memory.pins import pin_memory, unpin_memory
+    from claudeops_memory.session_start import start_memory
+
+    memory_app = pg_memory_app
+    pinned = memory_app.remember("Certificate renewal is due every March", days_ago=400)
+    fresh = memory_app.remember("Takes 60s to start", service="nas", days_ago=20)
+    stale = [memory_app.remember(f"Stale fact {number}", days_ago=44) for number in range(30)]
+    pin_memory(pinned.id)
+
+    result = decay_stale_memories(memory_app.clock.stamp())
+
+    assert (result.decayed, result.scheduled) == (30, 32)
+    assert repository.get_memory(pinned.id).confidence == 0.7  # type: ignore[union-attr]
+    assert {repository.get_memory(memory.id).confidence for memory in stale} == {0.5}  # type: ignore[union-attr]
+    schedule = "SELECT decay_due_at, floor_at FROM memories WHERE id = %s"
+    assert db.execute_sql(schedule, (pinned.id,)).fetchone() == (None, None)
+    assert db.execute_sql(schedule, (fresh.id,)).fetchone()[0] == "2026-03-18T12:00:00Z"
+    repository.update_memory(fresh.id, confidence=0.9)  # the trigger clears the schedule of a written row
+    assert db.execute_sql(schedule, (fresh.id,)).fetchone() == ("", "")
+    unpin_memory(pinned.id, now=memory_app.clock.stamp())
+    assert [entry.kind for entry in history.memory_history(pinned.id)] == ["created", "pinned", "unpinned"]
+
+    memory_app.clock.advance(days=10)
+    preview = preview_memory_context(memory_app.settings, memory_app.clock.stamp())
+    started = start_memory(memory_app.settings, memory_app.clock.stamp()).context
+    assert (preview.text, preview.total) == (started.text, started.total)
