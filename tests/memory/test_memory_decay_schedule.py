@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 from claudeops_memory import repository
-from claudeops_memory.decay import ANYTHING_DUE_SQL, BATCH_TARGET_SECONDS, decay_stale_memories
+from claudeops_memory.decay import ANYTHING_DUE_SQL, BATCH_TARGET_SECONDS, STOP_AFTER_SECONDS, decay_stale_memories
 from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.history import memory_history
 from claudeops_memory.pins import pin_memory, unpin_memory
@@ -66,9 +66,8 @@ def test_the_write_lock_is_held_in_bounded_batches(memory_app: LoadedApp) -> Non
     result = decay_stale_memories(memory_app.clock.stamp())
 
     assert (result.decayed, result.scheduled) == (6000, 6000)
-    assert result.batches >= 3
-    assert result.longest_batch_seconds <= 0.1
-    assert BATCH_TARGET_SECONDS <= 0.1
+    assert result.batches >= 3  # how long each held the lock is bench/memory_session_start.py's (no timed tests)
+    assert BATCH_TARGET_SECONDS < STOP_AFTER_SECONDS <= 0.1
     assert db.execute_sql("SELECT COUNT(*) FROM memory_changes WHERE kind = 'decayed'").fetchone() == (6000,)
     assert db.execute_sql("SELECT MIN(confidence), MAX(confidence) FROM memories").fetchone() == (0.5, 0.5)
 
@@ -161,3 +160,20 @@ def test_decay_history_is_unchanged_by_the_batches(memory_app: LoadedApp) -> Non
     memory_app.clock.advance(days=7)
     decay_stale_memories(memory_app.clock.stamp())
     assert [entry.kind for entry in memory_history(memory.id)] == ["created", "decayed", "decayed"]
+
+
+def test_a_batch_that_runs_long_commits_early_and_the_rest_stays_due(memory_app: LoadedApp,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow disk cannot stretch one batch: past its time it commits after the current chunk, and the
+    memories it did not reach are decayed by the next batches, each exactly once."""
+    from claudeops_memory import decay
+
+    _bulk(100, memory_app.clock.stamp(days=44))
+    monkeypatch.setattr(decay, "STOP_AFTER_SECONDS", 0.0)  # every batch is "late" after its first chunk
+
+    result = decay_stale_memories(memory_app.clock.stamp())
+
+    assert result.batches == 100 // decay.WRITE_CHUNK  # one chunk each
+    assert (result.decayed, result.scheduled) == (100, 100)
+    assert db.execute_sql("SELECT COUNT(*) FROM memory_changes WHERE kind = 'decayed'").fetchone() == (100,)
+    assert decay_stale_memories(memory_app.clock.stamp()).decayed == 0
