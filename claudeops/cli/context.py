@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -147,8 +146,8 @@ def echo_stream(items: Iterable[Item], *, as_json: bool, to_json: Callable[[Item
     printed = 0
     widths: list[int] = []
     for chunk in _chunks(items, STREAM_CHUNK):
-        if as_json:
-            text = ",\n".join(textwrap.indent(json.dumps(to_json(item), indent=2), "  ") for item in chunk)
+        if as_json:  # the chunk's array without its brackets: the arrays joined make the one array
+            text = json.dumps([to_json(item) for item in chunk], indent=2)[2:-2]
             click.echo(("[\n" if not printed else ",\n") + text, nl=False)
         else:
             rows = [*([header] if not printed else []), *to_rows(chunk)]

@@ -273,6 +273,7 @@ def test_list_streams_every_memory_in_the_same_order_and_format_as_a_page(memory
     streamed_table = run(memory_app, "list", "--all", "--limit", "0").output
 
     assert json.loads(whole_json) == json.loads(streamed_json)
+    assert streamed_json == json.dumps(json.loads(whole_json), indent=2) + "\n"  # the text every list prints
     assert [row["id"] for row in json.loads(streamed_json)] == [
         memory.id for memory in repository.list_memories(include_inactive=True)]
     assert [line.split()[0] for line in streamed_table.splitlines()] == [
