@@ -86,7 +86,9 @@ def stream_memories(memories: MemoryFilter, limit: int | None = None, offset: in
     """Matching memories, most trusted first, ``limit`` of them (all without one) after the first ``offset``,
     read a page at a time so memory use does not grow with the table."""
     where, params = memories.where()
-    after = (" AND " if where else " WHERE ") + "(confidence < ? OR (confidence = ? AND id < ?))"
+    # a row value: SQLite and PostgreSQL both read it as a range of the listing's index; the same
+    # condition spelled with OR scanned the index from its start for every page (255 s for 1M)
+    after = (" AND " if where else " WHERE ") + "(confidence, id) < (?, ?)"
     left = limit
     batch = _records(_SELECT + where + ORDER + " LIMIT ? OFFSET ?", (*params, _size(page, left), offset))
     while batch:
@@ -96,8 +98,8 @@ def stream_memories(memories: MemoryFilter, limit: int | None = None, offset: in
         if len(batch) < page or left == 0:
             return
         last = batch[-1]
-        batch = _records(_SELECT + where + after + ORDER + " LIMIT ?",
-                         (*params, last.confidence, last.confidence, last.id, _size(page, left)))
+        batch = _records(_SELECT + where + after + ORDER + " LIMIT ?", (*params, last.confidence, last.id,
+                                                                         _size(page, left)))
 
 
 def _size(page: int, left: int | None) -> int:

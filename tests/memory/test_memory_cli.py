@@ -279,3 +279,25 @@ def test_list_streams_every_memory_in_the_same_order_and_format_as_a_page(memory
     assert [line.split()[0] for line in streamed_table.splitlines()] == [
         line.split()[0] for line in whole_table.splitlines()]
     assert len(streamed_table.splitlines()) == 24
+
+
+@pytest.mark.parametrize("active_only", [False, True])
+def test_each_streamed_page_is_a_range_of_the_listing_index_not_a_scan(memory_app: LoadedApp, active_only: bool,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page continuing after the last row read starts where it stopped: a million memories are read
+    in time linear in their number."""
+    from claudeops_memory import listing
+
+    _many(50)
+    db.execute_sql("ANALYZE")
+    wanted = repository.memory_filter(include_inactive=not active_only)
+    recorded: list[str] = []
+    real = listing._records
+    monkeypatch.setattr(listing, "_records", lambda statement, arguments: recorded.append(statement) or real(
+        statement, arguments))
+
+    list(listing.stream_memories(wanted, page=10))
+
+    _, params = wanted.where()
+    plan = " | ".join(row[-1] for row in db.execute_sql("EXPLAIN QUERY PLAN " + recorded[1], (*params, 0.5, 40, 10)))
+    assert "SEARCH" in plan and "<" in plan and "TEMP B-TREE" not in plan, plan

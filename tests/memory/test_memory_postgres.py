@@ -154,6 +154,10 @@ def test_pins_the_schedule_trigger_and_batches_on_postgresql(pg_memory_app: Load
     unpin_memory(pinned.id, now=memory_app.clock.stamp())
     assert [entry.kind for entry in history.memory_history(pinned.id)] == ["created", "pinned", "unpinned"]
 
+    from claudeops_memory.listing import stream_memories
+    streamed = [memory.id for memory in stream_memories(repository.memory_filter(), page=4)]
+    assert streamed == [memory.id for memory in repository.list_memories()]  # keyset pages: a row value on PG
+
     memory_app.clock.advance(days=10)
     preview = preview_memory_context(memory_app.settings, memory_app.clock.stamp())
     started = start_memory(memory_app.settings, memory_app.clock.stamp()).context
