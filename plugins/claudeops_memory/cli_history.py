@@ -140,7 +140,7 @@ def changes_command(app: App, kind: str | None, actor: str | None, limit: int, a
     elif entries:
         click.echo("\n".join(format_entries(entries, with_memory=True)))
     else:
-        click.echo("no changes match", err=True)
+        click.echo("No changes match.")
 
 
 def describe_revert(reverted: undo.Reverted) -> str:

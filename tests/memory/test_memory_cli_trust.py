@@ -168,7 +168,7 @@ def test_review_actions_from_the_command_line(memory_app: LoadedApp) -> None:
     assert merged.output == (f"merged memory #{old.id} into #{successor.id} (confidence 0.70): "
                              "Takes 3 minutes to start\n")
     assert repository.get_memory(old.id).active is False  # type: ignore[union-attr]
-    assert run(memory_app, "review").stdout == "" and run(memory_app, "review").stderr == "nothing to review\n"
+    assert run(memory_app, "review").output == "Nothing to review.\n"  # as every list command says it
 
 
 def test_keep_both_from_the_command_line(memory_app: LoadedApp) -> None:
@@ -188,3 +188,7 @@ def test_an_id_that_matches_nothing_is_one_line_with_the_usage_status_and_asks_n
         assert result.exit_code == EXIT_USAGE, (command, result.output)
         assert result.output.startswith("Error: ") and result.output.count("\n") == 1, (command, result.output)
         assert "Purge" not in result.output
+
+
+def test_changes_with_nothing_to_show_says_so_as_every_list_command_does(memory_app: LoadedApp) -> None:
+    assert run(memory_app, "changes", "--kind", "merged").output == "No changes match.\n"
