@@ -330,6 +330,15 @@ def use_secret_settings(values: Iterable[str]) -> None:
     _setting_secrets = tuple(sorted(parts, key=lambda part: (-len(part), part)))
 
 
+def add_secret_values(values: Iterable[str]) -> None:
+    """Redact these values (and their parts) too, like a secret setting's: for secrets a plugin reads from
+    elsewhere than a setting (the notify plugin's ``urls_file``). Call it from ``configure``, which runs
+    after the settings' own values were taken in."""
+    global _setting_secrets
+    parts = set(_setting_secrets) | {part for value in values for part in secret_setting_parts(value)}
+    _setting_secrets = tuple(sorted(parts, key=lambda part: (-len(part), part)))
+
+
 def setting_secrets() -> tuple[str, ...]:
     """The literals :func:`use_secret_settings` took in, longest first."""
     return _setting_secrets

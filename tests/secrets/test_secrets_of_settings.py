@@ -132,3 +132,12 @@ def test_config_show_masks_every_secret_setting(secrets_app: App, invoke_cli: Ca
     assert as_json["notify.urls"]["value"] == ["json://127.0.0.1/...", "test=tgram://..."]
     assert (as_json["web.token"]["value"], as_json["web.alert_token"]["value"]) == ("***", "***")
     assert http_receiver.base_url.removeprefix("http://") not in shown  # no port either
+
+
+def test_the_urls_of_notify_urls_file_are_redacted_like_the_setting(make_claudeops_app, tmp_path):
+    token = "FileTok3nOfThePhoneQ"
+    urls_file = tmp_path / "notify-urls"
+    urls_file.write_text(f"# phone\ntest=tgram://555666777:{token}/42\n")
+    make_claudeops_app({"CLAUDEOPS_NOTIFY_URLS_FILE": str(urls_file)})
+    redaction = redact_secrets(f"cat showed tgram://555666777:{token}/42 and {token} alone")
+    assert redaction.text == "cat showed *** and *** alone" and "credential" in redaction.kinds
