@@ -257,8 +257,8 @@ def secret_literals(environ: Mapping[str, str] | None = None) -> tuple[str, ...]
                  if len(value := environ.get(name, "")) >= MIN_LITERAL_SECRET and '"' not in value)
 
 
-_NAME = re.compile(r"[a-z][a-z._\-]*|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]")
-"""A lower-case word, a host name or an IP address: in a URL, a name (``claudeops``, ``hc-ping.com``,
+_NAME = re.compile(r"[a-z/][a-z._/\-]*|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]")
+"""A lower-case word, a host name, a path of words or an IP address: in a URL, a name (``claudeops``, ``hc-ping.com``,
 ``webhooks``), not a secret, and redacting it everywhere would blank ordinary text."""
 _setting_secrets: tuple[str, ...] = ()
 
@@ -271,11 +271,14 @@ def secret_setting_parts(value: str) -> set[str]:
     each path segment, each query value and the fragment — unless the part is a name (see
     :data:`_NAME`). Parts shorter than :data:`MIN_LITERAL_SECRET` are left to the rules: as
     literals they would be words. Parts with a double quote or a backslash are left out, because
-    replacing one inside a JSON line could break it.
+    replacing one inside a JSON line could break it. A SQLite URL is a file name, not a credential:
+    nothing of it is taken out of text (the state dir appears in many outputs).
     """
     value = value.strip()
-    parts = {value}
     scheme, separator, rest = value.partition("://")
+    if scheme.lower().startswith("sqlite"):
+        return set()
+    parts = {value}
     if separator:
         rest, _, fragment = rest.partition("#")
         rest, _, query = rest.partition("?")

@@ -42,6 +42,9 @@ def test_the_parts_of_a_secret_url_that_open_it_are_literals_and_its_names_are_n
     assert secret_setting_parts(f"https://hc-ping.com/{PING_UUID}") == {f"https://hc-ping.com/{PING_UUID}", PING_UUID}
     assert secret_setting_parts(f"postgresql://claudeops:{DB_PASSWORD}@db.lan:5432/claudeops") == {
         f"postgresql://claudeops:{DB_PASSWORD}@db.lan:5432/claudeops", DB_PASSWORD}
+    assert secret_setting_parts("postgresql:///claudeops?host=/run/postgresql") == {
+        "postgresql:///claudeops?host=/run/postgresql"}
+    assert secret_setting_parts("sqlite:////var/lib/claudeops-2/claudeops.db") == set()  # a file name
     assert secret_setting_parts(WEB_TOKEN) == {WEB_TOKEN}
     assert secret_setting_parts("short") == set()
 
