@@ -144,3 +144,19 @@ def test_the_urls_of_notify_urls_file_are_redacted_like_the_setting(make_claudeo
     make_claudeops_app({"CLAUDEOPS_NOTIFY_URLS_FILE": str(urls_file)})
     redaction = redact_secrets(f"cat showed tgram://555666777:{token}/42 and {token} alone")
     assert redaction.text == "cat showed *** and *** alone" and "credential" in redaction.kinds
+
+
+def test_a_log_line_quoting_a_secret_setting_is_redacted(secrets_app: App, capsys: pytest.CaptureFixture[str]):
+    import logging
+
+    from claudeops.logs import configure_logging, report_problem
+
+    configure_logging("info", "text")
+    try:
+        logging.getLogger("claudeops.test").warning("the switch at https://hc-ping.com/%s did not answer", PING_UUID)
+        report_problem(f"dashboard token {WEB_TOKEN} refused")
+    finally:
+        configure_logging()
+    stderr = capsys.readouterr().err
+    assert "did not answer" in stderr and "refused" in stderr
+    assert leaked(stderr, SETTING_SECRETS) == []
