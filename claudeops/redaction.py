@@ -304,7 +304,7 @@ def _is_host_name(host: str) -> bool:
 
 
 def mask_secret(value: str) -> str:
-    """How a secret setting's value is shown (``config show``, the dashboard): a URL as ``scheme://host/...``, with
+    """How a secret setting's value is shown (``config show``, a plugin's page): a URL as ``scheme://host/...``, with
     the host only when it is a name (:func:`_is_host_name`), anything else as ``***``; empty stays empty.
 
     The one rule for every secret setting: user, password, port, path and query are left out, because
@@ -329,8 +329,8 @@ def use_secret_settings(values: Iterable[str]) -> None:
     which configuration is loaded. Longest first, so a value is replaced before a part of it.
     """
     global _setting_secrets
-    parts = {part for value in values for part in secret_setting_parts(value)}
-    _setting_secrets = tuple(sorted(parts, key=lambda part: (-len(part), part)))
+    _setting_secrets = ()
+    add_secret_values(values)
 
 
 def add_secret_values(values: Iterable[str]) -> None:
@@ -340,11 +340,6 @@ def add_secret_values(values: Iterable[str]) -> None:
     global _setting_secrets
     parts = set(_setting_secrets) | {part for value in values for part in secret_setting_parts(value)}
     _setting_secrets = tuple(sorted(parts, key=lambda part: (-len(part), part)))
-
-
-def setting_secrets() -> tuple[str, ...]:
-    """The literals :func:`use_secret_settings` took in, longest first."""
-    return _setting_secrets
 
 
 def redact_secrets(text: str, literals: Iterable[str] = ()) -> Redaction:
