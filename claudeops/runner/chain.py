@@ -42,7 +42,7 @@ from claudeops.notable import START_REFUSED, NotableEvent
 from claudeops.runner.allow_list import configured_allow_list
 from claudeops.runner.credentials import require_credentials
 from claudeops.runner.hookcalls import PluginCalls
-from claudeops.runner.lock import LockHeld, RunLock, run_domain
+from claudeops.runner.lock import LockHeld, LockUnavailable, RunLock, run_domain
 from claudeops.runner.orphans import reap_stale_cli
 from claudeops.runner.prompts import run_reasons, tier_prompt_path
 from claudeops.runner.replay import Recording, ReplaySource
@@ -301,6 +301,8 @@ def _report_not_started(app: App, request: RunRequest, exc: Exception) -> None:
         code, reason = EXIT_NEWER_DATABASE, str(exc)
     elif isinstance(exc, ConfigError):
         code, reason = EXIT_USAGE, str(exc)
+    elif isinstance(exc, LockUnavailable):  # a full disk, a read-only state dir
+        code, reason = EXIT_FAILED, str(exc)
     elif isinstance(exc, (StoreError, peewee.PeeweeException, sqlite3.Error)):  # as the command line words it
         code, reason = EXIT_FAILED, f"database error: {describe_database_error(exc)}"
     else:

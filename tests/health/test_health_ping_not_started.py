@@ -96,3 +96,11 @@ def test_a_lock_held_by_a_live_run_sends_no_ping(http_receiver, fake_api, capsys
         code, stderr = claudeops("run", "--tier", "1", capsys=capsys)
     assert code == EXIT_LOCKED, stderr
     assert pings(http_receiver) == [] and fake_api.messages() == []
+
+
+def test_a_lock_file_that_cannot_be_opened_pings_fail(http_receiver, fake_api, capsys):
+    state_dir = Path(os.environ["CLAUDEOPS_STATE_DIR"])
+    (state_dir / "run.lock").mkdir(parents=True)  # a folder where the lock file belongs
+    code, stderr = claudeops("run", "--tier", "1", capsys=capsys)
+    assert code == EXIT_FAILED, stderr
+    assert "cannot open the run lock" in the_fail_ping(http_receiver, stderr)
