@@ -57,7 +57,7 @@ from claudeops.notable import (
 from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.ops_dir import OpsDir, OpsDocument, read_ops_dir
 from claudeops.plugins import PluginError, plugin_failure
-from claudeops.redaction import Redaction, may_hold_secret, redact, redact_secrets
+from claudeops.redaction import Redaction, add_secret_values, mask_secret, may_hold_secret, redact, redact_secrets
 from claudeops.redaction_ledger import redaction_warning
 from claudeops.runner.launch import LaunchError, RunBusy, RunOrder, StartedRun, StopRefused, start_run, stop_session
 from claudeops.runner.lock import lock_holder
@@ -161,6 +161,7 @@ __all__ = [
     "UsageProblem",
     "__version__",
     "add_column",
+    "add_secret_values",
     "aligned_rows",
     "bytes_problem",
     "canonical_service",
@@ -183,6 +184,7 @@ __all__ = [
     "is_paused",
     "is_row_id",
     "lock_holder",
+    "mask_secret",
     "may_hold_secret",
     "now_timestamp",
     "one_line",

@@ -376,6 +376,19 @@ class Config:
         setattr(instance, key, value)
         self.sources[dotted] = "flag"
 
+    def secret_values(self) -> list[str]:
+        """Every secret setting's value (each entry of a list), for :func:`claudeops.redaction.use_secret_settings`."""
+        values: list[str] = []
+        for _, value, _, secret in self.described():
+            if secret and value:
+                values += [str(entry) for entry in value] if isinstance(value, list) else [str(value)]
+        return values
+
+    def variables(self, *, secret: bool) -> set[str]:
+        """Every ``CLAUDEOPS_*`` variable that sets a secret setting (``secret=True``) or one that is not secret."""
+        return {variable for name, instance in self.sections.items() for item in dataclasses.fields(instance)
+                if bool(item.metadata.get("secret")) == secret for variable in env_variables(name, item)}
+
     def described(self) -> list[tuple[str, Any, str, bool]]:
         """(dotted key, value, source, is_secret) for every setting, for ``config show``."""
         rows = []
