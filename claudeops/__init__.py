@@ -91,7 +91,15 @@ from claudeops.store import (
     storage_problem,
     write_patiently,
 )
-from claudeops.toolgate import WRITING_TOOLS, command_refusal, simple_commands, without_global_options
+from claudeops.toolgate import (
+    WRITING_TOOLS,
+    ComputedWord,
+    ShellCommand,
+    command_refusal,
+    shell_commands,
+    simple_commands,
+    without_global_options,
+)
 from claudeops.version import __version__
 from claudeops.windows import MaintenanceWindow, parse_duration, parse_window
 from claudeops.wording import counted, one_line
@@ -125,6 +133,7 @@ __all__ = [
     "AppState",
     "BaseModel",
     "Clock",
+    "ComputedWord",
     "Config",
     "ConfigError",
     "DoctorCheck",
@@ -155,6 +164,7 @@ __all__ = [
     "Session",
     "SessionDetail",
     "SessionRow",
+    "ShellCommand",
     "StartedRun",
     "StopRefused",
     "StoreError",
@@ -205,6 +215,7 @@ __all__ = [
     "service_name",
     "session_dicts",
     "setting",
+    "shell_commands",
     "simple_commands",
     "spend_since",
     "start_run",
