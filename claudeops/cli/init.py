@@ -43,7 +43,8 @@ class Planned:
     after: list[str] = field(default_factory=list)
 
     def toml(self) -> str:
-        lines = [f"[services.{self.name}]", f"kind = {json.dumps(self.kind)}"]
+        key = json.dumps(self.name) if "." in self.name else self.name  # a dotted key would nest tables
+        lines = [f"[services.{key}]", f"kind = {json.dumps(self.kind)}"]
         if self.host != LOCAL_HOST:
             lines.append(f"host = {json.dumps(self.host)}")
         if self.health_url:
@@ -58,7 +59,7 @@ def parse_service_flag(text: str) -> Planned:
     head, _, host = text.partition("@")
     name, _, kind = head.partition(":")
     try:
-        planned = Planned(service_name(name), kind or "container", host or LOCAL_HOST)
+        planned = Planned(service_name(name, dots=True), kind or "container", host or LOCAL_HOST)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--service") from None
     if planned.kind not in KINDS:
@@ -76,7 +77,7 @@ def ask_services() -> list[Planned]:
         if not name:
             return services
         try:
-            name = service_name(name)
+            name = service_name(name, dots=True)
         except ValueError as exc:
             click.echo(f"  {exc}")
             continue

@@ -58,3 +58,10 @@ def test_a_refused_inventory_writes_nothing_and_the_next_try_needs_no_force(invo
     assert not target.exists()
     result = invoke_cli("init", str(target), "--service", "a:container@nas.lan", "--yes")
     assert result.exit_code == 0 and "(1 service)" in result.output, result.output
+
+
+def test_init_writes_a_dotted_service_name_as_a_quoted_key(invoke_cli, tmp_path):
+    result = invoke_cli("init", str(tmp_path), "--service", "home.assistant:container", "--no-ops", "--yes")
+    assert result.exit_code == 0, result.output
+    assert '[services."home.assistant"]' in (tmp_path / "services.toml").read_text()
+    assert load(tmp_path).config.inventory.names == ["home.assistant"]
