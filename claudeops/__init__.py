@@ -59,7 +59,17 @@ from claudeops.ops_dir import OpsDir, OpsDocument, read_ops_dir
 from claudeops.plugins import PluginError, plugin_failure
 from claudeops.redaction import Redaction, may_hold_secret, redact, redact_secrets
 from claudeops.redaction_ledger import redaction_warning
-from claudeops.runner.launch import LaunchError, RunBusy, RunOrder, StartedRun, StopRefused, start_run, stop_session
+from claudeops.runner.launch import (
+    LaunchError,
+    RunBusy,
+    RunOrder,
+    StartedRun,
+    StartRefused,
+    StopRefused,
+    start_refusal,
+    start_run,
+    stop_session,
+)
 from claudeops.runner.lock import lock_holder
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
 from claudeops.session import (
@@ -165,6 +175,7 @@ __all__ = [
     "SessionDetail",
     "SessionRow",
     "ShellCommand",
+    "StartRefused",
     "StartedRun",
     "StopRefused",
     "StoreError",
@@ -218,6 +229,7 @@ __all__ = [
     "shell_commands",
     "simple_commands",
     "spend_since",
+    "start_refusal",
     "start_run",
     "stop_session",
     "storage_problem",

@@ -65,15 +65,15 @@ def test_queued_alerts_wait_for_the_lock_then_start_one_run_with_every_brief(app
     receive(app, "grafana")
     receive(app, "uptime-kuma")
     with RunLock(app.state_dir):
-        assert queue.dispatch_queued(app.config, REPLAY) is None
+        assert queue.dispatch_queued(app.config, app.hook, REPLAY) is None
     assert AlertRow.select().where(AlertRow.state == "queued").count() == 3
-    session_id = queue.dispatch_queued(app.config, REPLAY)
+    session_id = queue.dispatch_queued(app.config, app.hook, REPLAY)
     assert session_id is not None
     rows = list(AlertRow.select())
     assert {(row.state, row.session_id) for row in rows} == {("started", session_id)}
     row = get_session_dict(session_id)
     assert (row["trigger"], row["trigger_source"]) == ("alert", "alertmanager+grafana+uptime-kuma")
-    assert queue.dispatch_queued(app.config, REPLAY) is None  # nothing left to run
+    assert queue.dispatch_queued(app.config, app.hook, REPLAY) is None  # nothing left to run
 
 
 def test_a_dashboard_that_stopped_mid_start_puts_its_alerts_back(app):
@@ -91,5 +91,5 @@ def test_a_run_that_cannot_start_leaves_the_alerts_queued(app):
     receive(app, "generic")
     broken = [sys.executable, "-c", "import sys; sys.stderr.write('claudeops: error: no credentials\\n'); sys.exit(2)"]
     with pytest.raises(LaunchError, match="no credentials"):
-        queue.dispatch_queued(app.config, broken)
+        queue.dispatch_queued(app.config, app.hook, broken)
     assert [row.state for row in AlertRow.select()] == ["queued"]
