@@ -24,6 +24,7 @@ from claudeops import (
     RunBusy,
     RunOrder,
     StartRefused,
+    counted,
     db,
     is_paused,
     lock_holder,
@@ -37,6 +38,8 @@ from claudeops_alerts.parse import Alert
 from claudeops_alerts.settings import SECTION, AlertSettings, Rule, parse_rules
 
 WAITING = ("queued", "starting")
+MAX_SERVICES_NAMED = 10
+"""Services of the alerts left out of a prompt that its count line names."""
 
 
 def receive(config: Config, alerts: Sequence[Alert], now: datetime | None = None) -> list[AlertRow]:
@@ -112,7 +115,7 @@ def dispatch_queued(config: Config, hook: pluggy.HookRelay, command: Sequence[st
         AlertRow.update(state="starting").where(AlertRow.id.in_(ids)).execute()
     order = RunOrder(tier=max(row.tier for row in rows), trigger="alert",
                      trigger_source="+".join(sorted({row.source for row in rows})),
-                     alerts=tuple(row.brief for row in rows))
+                     alerts=quoted_briefs(rows, config.section(SECTION).max_briefs))
     try:
         started = start_run(config, order, command)
     except BaseException as exc:
@@ -126,6 +129,21 @@ def dispatch_queued(config: Config, hook: pluggy.HookRelay, command: Sequence[st
     AlertRow.update(state="started", session_id=started.session_id, held=None).where(
         AlertRow.id.in_(ids)).execute()
     return started.session_id
+
+
+def quoted_briefs(rows: Sequence[AlertRow], most: int) -> tuple[str, ...]:
+    """The briefs one run quotes: the oldest ``most``, then one line counting the others and the
+    services they name, so a flood of alerts makes one bounded prompt and none goes unmentioned."""
+    briefs = tuple(row.brief for row in rows[:most])
+    rest = rows[most:]
+    if not rest:
+        return briefs
+    services = sorted({name for row in rest for name in row.service_list})
+    named = f"; services named: {', '.join(services[:MAX_SERVICES_NAMED])}" if services else ""
+    if len(services) > MAX_SERVICES_NAMED:
+        named += f" and {len(services) - MAX_SERVICES_NAMED} more"
+    return (*briefs, f"(and {counted(len(rest), 'more alert')} not quoted here, alerts.max_briefs = {most}{named}; "
+                     "all are listed on the dashboard's /alerts page)")
 
 
 def _hold(reason: str) -> None:

@@ -3,6 +3,7 @@ one run for every queued alert once the lock is free."""
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -93,3 +94,30 @@ def test_a_run_that_cannot_start_leaves_the_alerts_queued(app):
     with pytest.raises(LaunchError, match="no credentials"):
         queue.dispatch_queued(app.config, app.hook, broken)
     assert [row.state for row in AlertRow.select()] == ["queued"]
+
+
+def test_a_flood_of_alerts_quotes_at_most_max_briefs_and_counts_the_rest(make_claudeops_app, config_file, tmp_path):
+    app = make_claudeops_app({"CLAUDEOPS_CONFIG": str(config_file), "CLAUDEOPS_ALERTS_MAX_BRIEFS": "2"})
+    for number, service in enumerate(["jellyfin", "nextcloud", "postgres", "jellyfin", "nextcloud"]):
+        payload = body("generic") | {"name": f"alert {number}", "service": service}
+        queue.receive(app.config, parse_alerts(payload, app.config.inventory), NOW)
+    argv = tmp_path / "argv.json"
+    run = [sys.executable, "-c", f"import json, sys; open({str(argv)!r}, 'w').write(json.dumps(sys.argv[1:])); "
+                                 "print('session 4242', flush=True)"]
+    assert queue.dispatch_queued(app.config, app.hook, run) == 4242
+    words = json.loads(argv.read_text())
+    quoted = [words[index + 1] for index, word in enumerate(words) if word == "--alert"]
+    briefs = [row.brief for row in AlertRow.select().order_by(AlertRow.id)]
+    assert quoted[:2] == briefs[:2] and len(quoted) == 3
+    assert quoted[2] == ("(and 3 more alerts not quoted here, alerts.max_briefs = 2; services named: jellyfin, "
+                         "nextcloud, postgres; all are listed on the dashboard's /alerts page)")
+    assert {(row.state, row.session_id) for row in AlertRow.select()} == {("started", 4242)}  # none dropped
+
+
+def test_max_briefs_is_bounded(make_claudeops_app, config_file):
+    import pytest
+
+    from claudeops import ConfigError
+
+    with pytest.raises(ConfigError, match=r"alerts\.max_briefs"):
+        make_claudeops_app({"CLAUDEOPS_CONFIG": str(config_file), "CLAUDEOPS_ALERTS_MAX_BRIEFS": "0"})
