@@ -126,6 +126,8 @@ class ShellCommand:
     """It runs on what it reads: ``xargs`` appends operands, ``ssh host`` without a command runs a shell on them."""
     redirects: tuple[tuple[str, str], ...] = ()
     """``(operator, target)`` of its redirections (``(">", "/etc/x")``)."""
+    program: str = ""
+    """The program as written, its path kept (``./fix.sh``, ``/usr/bin/docker``); ``words[0]`` is its base name."""
 
 
 def simple_commands(command: str) -> list[list[str]]:
@@ -143,8 +145,8 @@ def shell_commands(command: str) -> list[ShellCommand]:
 
     The same reading as :func:`simple_commands` (which gives only the words); never raises.
     """
-    return [replace(found, words=[found.words[0].rpartition("/")[2], *found.words[1:]])
-            if "/" in found.words[0] else found for found in _commands(command, 0, _HERE)]
+    return [replace(found, words=[found.words[0].rpartition("/")[2], *found.words[1:]], program=found.words[0])
+            for found in _commands(command, 0, _HERE)]
 
 
 @dataclass(frozen=True)

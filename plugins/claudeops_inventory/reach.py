@@ -9,8 +9,9 @@ replaced, read ``j''ellyfin`` as two words and ``$(docker ps -q)`` as a harmless
 
 Deny by default, while anything is closed: a command is refused when it names a closed service
 (its name, container, unit or host, anywhere in a word or a redirection's file), when what it acts
-on is computed or fed in (``$(…)``, ``$s``, ``jelly*``, ``xargs``), when a word may be a container
-id the inventory cannot map, or when it acts on a whole host or container engine.
+on is computed or fed in (``$(…)``, ``$s``, ``jelly*``, ``xargs``), when it runs code no parse of the
+line shows (an interpreter's program, a script, a playbook), when a word may be a container id the
+inventory cannot map, or when it acts on a whole host or container engine.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ HOST_SYSTEMCTL = frozenset({"reboot", "poweroff", "halt", "kexec", "soft-reboot"
 ENGINES = frozenset({"docker", "containerd", "podman", "libvirtd", "k3s", "kubelet", "incus", "lxd"})
 """Units whose restart restarts every container or VM they run."""
 SERVICE_MANAGERS = frozenset({"systemctl", "service", "rc-service"})
+INTERPRETER = re.compile(r"(python|pypy|perl|ruby|node|nodejs|php|lua|deno|bun|tclsh|Rscript)[0-9.]*")
+CODE_RUNNERS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh", "source", ".", "ansible", "ansible-playbook",
+                          "salt", "make", "just"})
+"""Programs that run code from a file, their input or an argument: a shell here runs a file or its input
+(``sh -c`` scripts are followed by the parse), the others whatever their program or playbook says."""
+SYSTEM_BIN = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/")
 PROCESS_KILLERS = frozenset({"kill"})
 """Programs whose operands are process ids, which no inventory maps to a service."""
 
@@ -69,6 +76,9 @@ def reach(command: ShellCommand, inventory: Inventory, closed: set[str]) -> Reac
         return Reach(None, f"acts on what {_feeder(command)} reads from its input")
     if "" in command.containers:
         return Reach(None, "runs in a container it does not name (--latest)")
+    code = _code_it_cannot_read(command)
+    if code is not None:
+        return Reach(None, code)
     whole = _whole_host_or_engine(command)
     if whole is not None:
         return Reach(None, whole)
@@ -129,6 +139,16 @@ def _targets(command: ShellCommand) -> list[str]:
 
 def _feeder(command: ShellCommand) -> str:
     return "ssh's login shell" if command.words[:1] == ["ssh"] else "xargs"
+
+
+def _code_it_cannot_read(command: ShellCommand) -> str | None:
+    """How the command runs code whose targets no parse of the line shows (``python3 -c``, ``./fix.sh``)."""
+    program = command.words[0]
+    if INTERPRETER.fullmatch(program) or program in CODE_RUNNERS:
+        return f"runs code the check cannot read ({program})"
+    if "/" in command.program and not command.program.startswith(SYSTEM_BIN):
+        return f"runs {command.program}, a program the check cannot read"
+    return None
 
 
 def _whole_host_or_engine(command: ShellCommand) -> str | None:

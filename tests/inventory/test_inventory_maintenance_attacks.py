@@ -54,6 +54,14 @@ ATTACKS = [
     "podman exec --latest rm -rf /config",
     # inside the paused container
     "docker exec jellyfin sh -c 'kill 1'",
+    # code the check cannot read: an interpreter's program, a script
+    "python3 -c \"import os; os.system('docker restart jel' + 'lyfin')\"",
+    "perl -e 'system(\"docker\", \"restart\", \"jelly\" . \"fin\")'",
+    "bash /tmp/fix.sh",
+    "./fix.sh",
+    "/opt/tools/restart-all",
+    "echo 'docker restart jellyfin' | bash",
+    "source ./fix.sh",
     # a container id the inventory cannot map
     "docker restart 3f2a1bc",
     "docker kill 3f2a1bc9e8d7",
@@ -86,6 +94,8 @@ READING = [
 ]
 OTHERS = [
     "docker restart nextcloud",
+    "/usr/bin/docker restart nextcloud",
+    "python3 --version",
     "docker logs jellyfin && docker restart nextcloud",
     "docker stop -t 10 nextcloud",
     "ssh other.lan sudo systemctl restart nginx",
