@@ -106,7 +106,7 @@ class ToolGateSettings:
 
     allow: list[str] = setting([], 'Extra read-only commands for tier 1 and dry runs: "program", "program '
                                    'subcommand", then the options allowed ("-v --long --value="), or a final '
-                                   '"*" for any arguments (see docs/runner.md)')
+                                   '"*" for any arguments of a program the gate does not know (see docs/runner.md)')
 
 
 _READ_ONLY_BASH = ["Bash", "Read", "Grep", "Glob"]

@@ -374,6 +374,34 @@ RUNS_OTHER_PROGRAMS = frozenset({
 entry would let through what the gate does not see. The ones the gate follows (``sudo``, ``ssh``, ``docker
 exec``, ``sh -c``, ``find -exec``…) are judged by their built-in rules, which an entry cannot widen."""
 
+RUNS_OTHER_COMMANDS: dict[str, frozenset[tuple[str, ...]]] = {
+    **dict.fromkeys(("docker", "podman"), frozenset({
+        ("run",), ("exec",), ("create",), ("build",), ("buildx",), ("builder", "build"), ("image", "build"),
+        ("plugin",), ("debug",), ("container", "run"), ("container", "exec"), ("container", "create"),
+        ("compose", "run"), ("compose", "exec"), ("compose", "create"), ("compose", "up"), ("compose", "build"),
+        ("compose", "watch")})),
+    **dict.fromkeys(("docker-compose", "podman-compose"), frozenset({
+        ("run",), ("exec",), ("create",), ("up",), ("build",), ("watch",)})),
+    "kubectl": frozenset({("exec",), ("run",), ("debug",), ("attach",), ("cp",), ("plugin",), ("edit",)}),
+    "git": frozenset({("submodule",), ("bisect",), ("rebase",), ("filter-branch",), ("difftool",),
+                      ("mergetool",), ("send-email",), ("daemon",), ("instaweb",), ("archive",), ("fetch",),
+                      ("pull",), ("clone",), ("ls-remote",), ("push",), ("grep",), ("config",)}),
+}
+"""Sub-command paths of the programs the gate knows that run a command given on their command line
+(``docker exec``, ``kubectl exec``, ``git bisect run``, ``git rebase --exec``, ``git fetch
+--upload-pack``, ``git grep -O``, an editor for ``kubectl edit``), a container or a build from what
+they are given (``docker run``, ``docker build``), or install a command other calls run (``git
+config core.pager``): an entry may not name them, for the same reason as :data:`RUNS_OTHER_PROGRAMS`.
+The forms the gate follows (``docker exec CONTAINER CMD``) stay judged by their built-in rules."""
+
+RUNS_OTHER_OPTIONS: dict[str, frozenset[str]] = {
+    "git": frozenset({"-c", "--config-env", "--exec-path"}),
+    "curl": frozenset({"-K", "--config"}),
+    "wget": frozenset({"-e", "--execute", "--config"}),
+}
+"""Options of a program itself (before any sub-command) that run commands (``git -c alias.x='!cmd'``,
+``git -c core.pager=cmd``) or read more options from a file or a setting (``curl -K FILE``, ``wget -e``)."""
+
 ENTRY_SYNTAX = ('entries like "program", "program subcommand", "program subcommand -o --long --value=" '
                 'or "program subcommand *"')
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
@@ -412,11 +440,34 @@ def parse_entry(text: str) -> Entry:
             options.append(word)
         else:
             raise ValueError(f"{word!r} is not a program, sub-command or option")
-    if names[0] in RUNS_OTHER_PROGRAMS:
-        raise ValueError(f"{names[0]} runs other commands, so it cannot be allowed by an entry")
+    _refuse_runners(names, options, anything)
     whole = any(not option.startswith("--") and len(option.rstrip("=")) > 2 for option in options)
     entry_rule = ANYTHING if anything else replace(rule(" ".join(options)), whole=whole)
     return Entry(tuple(names), entry_rule, text)
+
+
+def _refuse_runners(names: list[str], options: list[str], anything: bool) -> None:
+    """``ValueError`` when an entry would let through a command that runs other commands.
+
+    Deny by default for the programs the gate knows (:data:`BUILT_IN`): their built-in rules
+    already list what only reads, so an entry may add sub-commands and options to them but never
+    ``*``, which would hide the options that write or run something (``git -c``, ``curl --output-dir``,
+    ``docker run -v /:/h``); and it may not name a sub-command or option known to run other commands.
+    """
+    program = names[0]
+    if program in RUNS_OTHER_PROGRAMS:
+        raise ValueError(f"{program} runs other commands, so it cannot be allowed by an entry")
+    for path in RUNS_OTHER_COMMANDS.get(program, ()):
+        if tuple(names[1:len(path) + 1]) == path:
+            raise ValueError(f"{program} {' '.join(path)} runs other commands, so it cannot be allowed by an entry")
+    if len(names) == 1:
+        for option in options:
+            if option.rstrip("=") in RUNS_OTHER_OPTIONS.get(program, ()):
+                raise ValueError(f"{program} {option.rstrip('=')} runs other commands or reads options from "
+                                 "elsewhere, so it cannot be allowed by an entry")
+    if anything and program in BUILT_IN:
+        raise ValueError(f"{program} is judged by its built-in rules, which know its options that write or run "
+                         "commands; list the options it allows instead of *")
 
 
 @dataclass(frozen=True)
