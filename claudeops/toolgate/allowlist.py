@@ -470,19 +470,53 @@ def _refuse_runners(names: list[str], options: list[str], anything: bool) -> Non
                          "commands; list the options it allows instead of *")
 
 
+READ_ONLY_TOOLS = frozenset({
+    "Read", "Grep", "Glob", "LS", "NotebookRead", "WebFetch", "WebSearch", "ToolSearch",
+    "TodoWrite", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate",
+    "BashOutput", "TaskOutput", "KillShell", "KillBash", "TaskStop",
+    "ListMcpResourcesTool", "ReadMcpResourceTool"})
+"""The Claude Code tools besides ``Bash`` that tier 1 and dry runs may call: they read files, the web
+(a GET, like ``curl``) or MCP resources, keep the session's own to-do list, or read and stop the
+output of the session's own background commands (which the gate judged when they started). Every
+other tool is refused: ``Write``, ``Edit``…, ``Agent``/``Task`` (a sub-agent), ``Monitor`` and
+``PowerShell`` (they run commands), ``CronCreate``, every ``mcp__…`` tool, and any tool a later
+Claude Code adds. The operator names more in ``[toolgate] read_only_tools``."""
+
+NEVER_READ_ONLY_TOOLS = {"Bash": "Bash is judged command by command by the gate itself",
+                         **dict.fromkeys(("Write", "Edit", "MultiEdit", "NotebookEdit"), "it changes files")}
+"""Tools ``[toolgate] read_only_tools`` may not name, and why."""
+
+_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+def parse_tool(name: str) -> str:
+    """A ``[toolgate] read_only_tools`` name as written; ``ValueError`` saying why it cannot be one.
+
+    Exact names only (``mcp__grafana__query``): a pattern would let a tool added to the server
+    later through unseen.
+    """
+    if not _TOOL_NAME.fullmatch(name):
+        raise ValueError(f"{name!r} is not a tool name (letters, digits, _ and -; no patterns)")
+    if name in NEVER_READ_ONLY_TOOLS:
+        raise ValueError(f"{name} cannot be listed: {NEVER_READ_ONLY_TOOLS[name]}")
+    return name
+
+
 @dataclass(frozen=True)
 class AllowList:
-    """The built-in rules and the operator's entries."""
+    """The built-in rules and the operator's entries; the tools other than Bash that only read."""
 
     rules: Mapping[str, Rule]
     entries: Mapping[str, tuple[Entry, ...]]
+    tools: frozenset[str] = READ_ONLY_TOOLS
 
-    def extended(self, more: Iterable[Entry]) -> AllowList:
-        """This list with more entries (made by :func:`parse_entry`)."""
+    def extended(self, more: Iterable[Entry], tools: Iterable[str] = ()) -> AllowList:
+        """This list with more entries (made by :func:`parse_entry`) and tools (checked by :func:`parse_tool`)."""
         entries = {name: list(found) for name, found in self.entries.items()}
         for entry in more:
             entries.setdefault(entry.words[0], []).append(entry)
-        return AllowList(self.rules, {name: tuple(found) for name, found in entries.items()})
+        return AllowList(self.rules, {name: tuple(found) for name, found in entries.items()},
+                         self.tools.union(tools))
 
 
 BUILT_IN_LIST = AllowList(BUILT_IN, {})
