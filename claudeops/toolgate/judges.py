@@ -10,6 +10,7 @@ the gate to judge in its turn.
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 from claudeops.toolgate.inline_code import awk_changes, sed_reads
 from claudeops.toolgate.queries import mongo_reads, psql_meta_reads, redis_reads, sql_reads, sqlite_dot_reads
@@ -113,8 +114,9 @@ def sqlite3(args: Args, context: Context) -> None:
 
     Without ``-readonly`` sqlite3 creates the database file it is given, even for ``SELECT 1``
     (``sqlite3 /etc/nologin 'select 1'``); a ``file:`` URI may ask for ``mode=rwc`` itself, so only
-    ``mode=ro`` (or ``memory``) is allowed there. With no SQL after the database, sqlite3 reads
-    standard input, which the gate cannot see.
+    ``mode=ro`` (or ``memory``) is allowed there, its parameters read with their ``%HH`` escapes
+    decoded as SQLite does. With no SQL after the database, sqlite3 reads standard input (after any
+    ``-cmd``), which the gate cannot see: a piped ``.shell`` runs a command even with ``-readonly``.
     """
     if args.has("-version"):
         return
@@ -123,13 +125,12 @@ def sqlite3(args: Args, context: Context) -> None:
                        "sqlite3 -readonly DB 'SELECT …'")
     database = args.texts[0] if args.texts else ""
     if database.lower().startswith("file:"):
-        modes = _SQLITE_URI_MODE.findall(database.partition("?")[2])
+        modes = _SQLITE_URI_MODE.findall(unquote(database.partition("?")[2]))
         if any(mode.lower() not in ("ro", "memory") for mode in modes):
             raise Refusing(f"the URI `{_short(database)}` opens the database for writing", "use ?mode=ro, or no mode")
-    commands = args.texts[1:] + args.values("-cmd")
-    if not commands:
-        raise Refusing("sqlite3 without SQL reads what the gate cannot see", _QUERY_INSTEAD)
-    for text in commands:
+    if not args.texts[1:]:
+        raise Refusing("sqlite3 without SQL after the database reads what the gate cannot see", _QUERY_INSTEAD)
+    for text in args.texts[1:] + args.values("-cmd"):
         if not (sqlite_dot_reads(text) if text.startswith(".") else sql_reads(text)):
             raise Refusing(f"`{_short(text)}` is not known to only read", "SELECT, PRAGMA NAME, .tables, .schema")
 

@@ -538,6 +538,11 @@ FILE_WRITING_CLIENTS = [
     "sqlite3 -readonly /tmp/db '.read /tmp/F'",
     "sqlite3 -readonly /tmp/db -cmd '.output /tmp/F' 'select 1'",
     "sqlite3 -readonly /tmp/db \"select writefile('/tmp/F', 'x')\"",
+    "sqlite3 -readonly 'file:/tmp/F?mod%65=rwc' 'select 1'",
+    # -cmd runs before sqlite3 reads its standard input; only SQL after the database ends it
+    "echo '.shell touch /tmp/F' | sqlite3 -readonly /tmp/db -cmd 'select 1'",
+    "sqlite3 -readonly /tmp/db -cmd 'select 1' < /tmp/commands",
+    "sqlite3 -readonly /tmp/db -cmd '.tables'",
 ]
 
 ATTACKS = [*CONSTRUCTS, *EXPANSIONS, *VARIABLES, *WRAPPERS, *PROGRAMS_AND_OPTIONS, *QUOTING_DISGUISES,
