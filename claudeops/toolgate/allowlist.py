@@ -452,15 +452,19 @@ def _refuse_runners(names: list[str], options: list[str], anything: bool) -> Non
     Deny by default for the programs the gate knows (:data:`BUILT_IN`): their built-in rules
     already list what only reads, so an entry may add sub-commands and options to them but never
     ``*``, which would hide the options that write or run something (``git -c``, ``curl --output-dir``,
-    ``docker run -v /:/h``); and it may not name a sub-command or option known to run other commands.
+    ``docker run -v /:/h``); and it may not name a sub-command or option known to run other commands,
+    nor stop short of one: the words after an entry's names are free operands, so ``"docker"`` alone
+    would allow ``docker compose run web CMD``.
     """
     program = names[0]
     if program in RUNS_OTHER_PROGRAMS:
         raise ValueError(f"{program} runs other commands, so it cannot be allowed by an entry")
-    for path in RUNS_OTHER_COMMANDS.get(program, ()):
-        if tuple(names[1:len(path) + 1]) == path:
+    named = tuple(names[1:])
+    paths = sorted(RUNS_OTHER_COMMANDS.get(program, ()))
+    for path in paths:
+        if named[:len(path)] == path:
             raise ValueError(f"{program} {' '.join(path)} runs other commands, so it cannot be allowed by an entry")
-    if len(names) == 1:
+    if not named:
         for option in options:
             if option.rstrip("=") in RUNS_OTHER_OPTIONS.get(program, ()):
                 raise ValueError(f"{program} {option.rstrip('=')} runs other commands or reads options from "
@@ -468,6 +472,10 @@ def _refuse_runners(names: list[str], options: list[str], anything: bool) -> Non
     if anything and program in BUILT_IN:
         raise ValueError(f"{program} is judged by its built-in rules, which know its options that write or run "
                          "commands; list the options it allows instead of *")
+    for path in paths:
+        if path[:len(named)] == named:  # the entry's free operands would take the rest of the path
+            raise ValueError(f"{' '.join(names)} would also allow {program} {' '.join(path)}, which runs other "
+                             "commands; name a sub-command that does not")
 
 
 READ_ONLY_TOOLS = frozenset({
