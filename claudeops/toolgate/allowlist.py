@@ -402,6 +402,11 @@ RUNS_OTHER_OPTIONS: dict[str, frozenset[str]] = {
 """Options of a program itself (before any sub-command) that run commands (``git -c alias.x='!cmd'``,
 ``git -c core.pager=cmd``) or read more options from a file or a setting (``curl -K FILE``, ``wget -e``)."""
 
+_CHANGING_EXAMPLE = {"ufw": "disable", "wg": "set wg0 …", "tailscale": "down", "apt-cache": "gencaches",
+                     "ip": "link set eth0 down", "date": "0101000020", "curl": "gopher://…",
+                     "wget": "http://…/backup.tar", "nft": "flush ruleset", "crontab": "FILE"}
+"""What a program named alone in an entry would let through, for the refusal's message."""
+
 ENTRY_SYNTAX = ('entries like "program", "program subcommand", "program subcommand -o --long --value=" '
                 'or "program subcommand *"')
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
@@ -454,7 +459,9 @@ def _refuse_runners(names: list[str], options: list[str], anything: bool) -> Non
     ``*``, which would hide the options that write or run something (``git -c``, ``curl --output-dir``,
     ``docker run -v /:/h``); and it may not name a sub-command or option known to run other commands,
     nor stop short of one: the words after an entry's names are free operands, so ``"docker"`` alone
-    would allow ``docker compose run web CMD``.
+    would allow ``docker compose run web CMD``; so would any program whose sub-commands or operands the
+    gate checks itself (``"systemctl"`` alone opens ``systemctl restart x``, ``"ip"`` ``ip link set``,
+    ``"curl"`` a ``gopher://`` URL): such a program is named with a sub-command.
     """
     program = names[0]
     if program in RUNS_OTHER_PROGRAMS:
@@ -476,6 +483,11 @@ def _refuse_runners(names: list[str], options: list[str], anything: bool) -> Non
         if path[:len(named)] == named:  # the entry's free operands would take the rest of the path
             raise ValueError(f"{' '.join(names)} would also allow {program} {' '.join(path)}, which runs other "
                              "commands; name a sub-command that does not")
+    known = BUILT_IN.get(program)
+    if not named and known is not None and (known.subcommands, known.judge, known.runs) != (None, None, None):
+        raise ValueError(f"{program} alone would take any operands past the gate's own check of them "
+                         f"({program} {_CHANGING_EXAMPLE.get(program, 'restart x')}); name the sub-command the "
+                         "entry allows")
 
 
 READ_ONLY_TOOLS = frozenset({
