@@ -106,7 +106,10 @@ class ToolGateSettings:
 
     allow: list[str] = setting([], 'Extra read-only commands for tier 1 and dry runs: "program", "program '
                                    'subcommand", then the options allowed ("-v --long --value="), or a final '
-                                   '"*" for any arguments (see docs/runner.md)')
+                                   '"*" for any arguments of a program the gate does not know (see docs/runner.md)')
+    read_only_tools: list[str] = setting([], "Tools other than Bash that tier 1 and dry runs may call besides the "
+                                             "built-in ones that only read (Read, Grep, Glob, WebFetch…), by exact "
+                                             "name, like mcp__grafana__query (see docs/runner.md)")
 
 
 _READ_ONLY_BASH = ["Bash", "Read", "Grep", "Glob"]
