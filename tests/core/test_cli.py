@@ -55,7 +55,7 @@ def test_config_show_gives_value_and_source_with_secrets_masked(tmp_path):
     env = {"CLAUDEOPS_DATABASE_URL": "postgresql://ops:hunter2@db/claudeops", "CLAUDEOPS_TIER2_MODEL": "opus"}
     app = App.load(None, env, entry_points=False, builtins=CORE_ONLY)
     output = invoke("config", "show", app=app).output
-    assert 'database_url = "postgresql://ops:***@db/claudeops"    # env CLAUDEOPS_DATABASE_URL' in output
+    assert 'database_url = "postgresql://..."    # env CLAUDEOPS_DATABASE_URL' in output  # "db" is no DNS name
     assert 'tier2.model = "opus"    # env CLAUDEOPS_TIER2_MODEL' in output
     assert 'tier1.model = "haiku"    # default' in output
     assert "hunter2" not in output
@@ -298,6 +298,24 @@ def test_with_json_logs_what_is_logged_while_loading_is_json_too(tmp_path, monke
         ("warning", "environment: CLAUDEOPS_TIER1_MODLE is not a setting of [tier1], ignored "
                     "(did you mean CLAUDEOPS_TIER1_MODEL?)")]
 
+
+
+def test_with_json_logs_a_commands_refusal_is_a_json_record_with_its_status(tmp_path, monkeypatch, capsys):
+    """click prints its exceptions past the log handler; the root group routes them through it."""
+    monkeypatch.setenv("CLAUDEOPS_STATE_DIR", str(tmp_path / "s"))
+    real_load = App.load
+    monkeypatch.setattr("claudeops.cli.group.App.load", lambda config_path: real_load(
+        config_path, entry_points=False, builtins=CORE_ONLY))
+    for log_format, expected in (("json", None), ("text", "Error: there is no session #4242\n")):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["--log-format", log_format, "sessions", "show", "4242"])
+        assert exit_info.value.code == EXIT_USAGE
+        err = capsys.readouterr().err
+        if expected is None:
+            record = json.loads(err)
+            assert (record["level"], record["message"]) == ("error", "there is no session #4242")
+        else:
+            assert err == expected
 
 
 def test_a_database_error_the_driver_spreads_over_lines_is_one_line(tmp_path):
