@@ -42,11 +42,11 @@ one (``sk-ant-***``, ``ghp_***``, ``admin:***@host``), so the operator still see
 
 Every replacement stops at a quote or a backslash, or takes a JSON string's escapes whole, so
 redacting a JSON line never breaks the JSON it sits in. Every pattern scans a line in linear time
-(possessive runs, no nested choice that can retry): it runs on every line of every transcript. :func:`may_hold_secret` is a cheap pre-check for hot paths (a short trigger
-regex per rule, the entropy test of each long token): when it says no, :func:`redact_secrets`
-would change nothing. A rule's pattern runs only when its trigger is in the text, so a transcript
-of ordinary frames (``"input_tokens": 12``, UUIDs, URLs without a password) costs a few scans,
-not eighteen patterns.
+(possessive runs, no nested choice that can retry): it runs on every line of every transcript.
+:func:`may_hold_secret` is a cheap pre-check for hot paths (a short trigger regex per rule, the
+entropy test of each long token): when it says no, :func:`redact_secrets` would change nothing.
+A rule's pattern runs only when its trigger is in the text, so a transcript of ordinary frames
+(``"input_tokens": 12``, UUIDs, URLs without a password) costs a few scans, not eighteen patterns.
 
 This is a guard against accidents — an agent quoting a config file, a tool printing a token —
 not a data-loss-prevention system: a secret written in prose ("the password is hunter2") or

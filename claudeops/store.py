@@ -536,11 +536,17 @@ def apply_migrations(plan: Iterable[tuple[str, Sequence[Migration]]]) -> list[Mi
     return done
 
 
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
+"""What SQLite adds to a database's name for its write-ahead log, its shared memory and its rollback journal."""
+
+
 def backup_sqlite(target: Path) -> None:
     """Copy the live SQLite database with SQLite's online backup API (safe while in use).
 
     The target's folder must exist (a typo in a path should not create directories), and the
-    target must not be the live database itself, which the copy would overwrite while reading.
+    target must not be the live database itself, which the copy would overwrite while reading,
+    nor one of its companion files (:data:`SQLITE_COMPANIONS`), which SQLite writes to and reads
+    from as part of the database: overwriting one corrupts it.
     """
     if not is_sqlite():
         raise StoreError("backup works with SQLite databases only; use pg_dump for PostgreSQL")
@@ -549,6 +555,9 @@ def backup_sqlite(target: Path) -> None:
     live = Path(db.obj.database)
     if target.exists() and live.exists() and target.samefile(live):
         raise StoreError(f"cannot back up to {target}: it is the live database")
+    for suffix in SQLITE_COMPANIONS:
+        if target.resolve() == live.with_name(live.name + suffix).resolve():
+            raise StoreError(f"cannot back up to {target}: it is the live database's {suffix} file")
     destination = sqlite3.connect(str(target))
     try:
         db.connection().backup(destination)

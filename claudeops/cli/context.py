@@ -18,11 +18,15 @@ from claudeops.app import App
 from claudeops.config import LOG_FORMATS, LOG_LEVELS, ConfigError
 from claudeops.exit_codes import EXIT_FAILED, EXIT_NEWER_DATABASE, EXIT_USAGE
 from claudeops.logs import configure_logging, report_problem
-from claudeops.store import NewerDatabase, StoreError
+from claudeops.store import MAX_ROW_ID, NewerDatabase, StoreError
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+LIMIT = click.IntRange(1, MAX_ROW_ID, clamp=True)
+"""The type of every ``--limit``: "at most N rows", so a number larger than any table can hold (more than
+:data:`MAX_ROW_ID`, which the database driver could not even bind) means every row, not an OverflowError."""
 
 
 class UsageProblem(click.ClickException):
