@@ -160,6 +160,8 @@ def locate_config_file(explicit: str | None, environ: Mapping[str, str]) -> Path
     chosen = explicit or environ.get("CLAUDEOPS_CONFIG")
     if chosen:
         path = Path(chosen).expanduser()
+        if path.is_dir():
+            raise ConfigError(f"{path}: is a directory, not a config file")
         if not path.is_file():
             raise ConfigError(f"{path}: config file not found")
         return path

@@ -49,7 +49,26 @@ class CommandGroup(click.Group):
     redacted. Here it goes through :func:`~claudeops.logs.report_problem` (``Error: …``, a JSON
     record with JSON logs) with the exception's own status. A flag click cannot parse
     (:class:`click.UsageError`) keeps click's usage text and help hint.
+
+    When the configuration did not load (:attr:`config_problem`) no plugin is loaded and their
+    commands are missing: a command it does not know (``memories --help`` among them) reports that
+    problem instead of "No such command", and ``--help`` says in one line why commands are missing.
     """
+
+    config_problem: str | None = None
+    """Why the configuration did not load, or ``None`` when it did."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                            list[str]]:
+        if self.config_problem is not None and args and self.get_command(ctx, args[0]) is None:
+            fail(self.config_problem, EXIT_USAGE)
+        return super().resolve_command(ctx, args)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        if self.config_problem is not None:  # written as is: wrapped, it would be more than the one line
+            formatter.write(f"\nNote: plugin commands are missing because the configuration did not load: "
+                            f"{self.config_problem}\n")
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -109,16 +128,16 @@ def apply_log_options(app: App, log_level: str | None, log_format: str | None) -
 
 
 def open_store_or_fail(app: App, *, migrate: bool = True) -> None:
-    """Open the database for a command; a problem becomes a one-line error (a bad state_dir: exit 2, a
-    database a newer claudeops wrote: exit 65)."""
+    """Open the database for a command; a problem becomes a one-line error (a bad state_dir or database
+    URL: exit 2, a database a newer claudeops wrote: exit 65, one that cannot be opened: exit 1)."""
     try:
         app.open_store(migrate=migrate)
     except NewerDatabase as exc:
         fail(str(exc), EXIT_NEWER_DATABASE)
+    except ConfigError as exc:  # a database URL no driver knows among them
+        fail(str(exc), EXIT_USAGE)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
-    except ConfigError as exc:
-        fail(str(exc), EXIT_USAGE)
 
 
 def refuse_to_overwrite(target: Path, force: bool) -> None:

@@ -80,6 +80,8 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
         else:
             configure_logging(log_level or "warning", log_format or "text")
 
+    if isinstance(cli, CommandGroup):
+        cli.config_problem = load_error
     cli.add_command(plugins_command)
     cli.add_command(db_group)
     cli.add_command(config_group)
@@ -267,5 +269,7 @@ def run_cli(app: App | None, load_error: str | None, args: Sequence[str]) -> Non
         fail(str(exc))
     except NewerDatabase as exc:
         fail(str(exc), EXIT_NEWER_DATABASE)
+    except ConfigError as exc:  # a database URL no driver knows, found when a command opens it
+        fail(str(exc), EXIT_USAGE)
     except (StoreError, peewee.PeeweeException, sqlite3.Error) as exc:  # from any command, ``run`` included
         fail(f"database error: {describe_database_error(exc)}")
