@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claudeops.encoding import bytes_problem
+from claudeops.encoding import bytes_problem, text_problem
 from claudeops.inventory import Inventory
 from claudeops.spelling import did_you_mean
 from claudeops.windows import parse_window
@@ -153,6 +153,14 @@ class RawConfig:
     @property
     def label(self) -> str:
         return str(self.path) if self.path else "built-in defaults"
+
+
+def check_environment(environ: Mapping[str, str]) -> None:
+    """Refuse a ``CLAUDEOPS_*`` value that is not UTF-8 text (Python hands such bytes over as lone
+    surrogates) with the one message, before any of them is used: a setting, a token, a path."""
+    for name in sorted(name for name in environ if name.startswith(ENV_PREFIX)):
+        if (problem := text_problem(environ[name])) is not None:
+            raise ConfigError(f"environment: {name} is {problem}")
 
 
 def locate_config_file(explicit: str | None, environ: Mapping[str, str]) -> Path | None:

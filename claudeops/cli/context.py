@@ -16,6 +16,7 @@ import click
 
 from claudeops.app import App
 from claudeops.config import LOG_FORMATS, LOG_LEVELS, ConfigError
+from claudeops.encoding import text_problem
 from claudeops.exit_codes import EXIT_FAILED, EXIT_NEWER_DATABASE, EXIT_USAGE
 from claudeops.logs import configure_logging, report_problem
 from claudeops.store import MAX_ROW_ID, NewerDatabase, StoreError
@@ -92,6 +93,46 @@ class AppState:
         if self._app is None:
             raise click.ClickException(self.load_error or "configuration failed to load")
         return self._app
+
+
+def _first_text_problem(value: Any) -> str | None:
+    """The one UTF-8 message for a parsed value (text, a path, or a tuple of them), or ``None``."""
+    if isinstance(value, str | Path):
+        return text_problem(str(value))
+    if isinstance(value, tuple | list):
+        return next((problem for item in value if (problem := _first_text_problem(item)) is not None), None)
+    return None
+
+
+def _parameter_label(parameter: click.Parameter) -> str:
+    if isinstance(parameter, click.Option):
+        return max(parameter.opts, key=len)
+    return parameter.human_readable_name
+
+
+def refuse_text_that_is_not_utf8(command: click.Command) -> None:
+    """Make ``command`` and every command under it refuse an argument or option that is not UTF-8 text.
+
+    Python hands such bytes over as lone surrogates, which would be stored, printed or used as a
+    name further on; here, before a command runs, each is refused with the one message
+    (:func:`claudeops.text_problem`) naming the parameter: ``Error: --request is not UTF-8 text
+    (byte 0xff at offset 1)``, exit 2. Applied once to the whole tree, core and plugin commands alike.
+    """
+    callback = command.callback
+    if callback is not None and not getattr(callback, "checks_utf8", False):
+        parameters = list(command.params)
+
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            for parameter in parameters:
+                if (problem := _first_text_problem(kwargs.get(parameter.name or ""))) is not None:
+                    raise UsageProblem(f"{_parameter_label(parameter)} is {problem}")
+            return callback(*args, **kwargs)
+
+        checked.checks_utf8 = True  # type: ignore[attr-defined]
+        command.callback = checked
+    if isinstance(command, click.Group):
+        for subcommand in command.commands.values():
+            refuse_text_that_is_not_utf8(subcommand)
 
 
 def pass_app(function: Any) -> Any:

@@ -29,6 +29,7 @@ from claudeops.cli.context import (
     log_options,
     open_store_or_fail,
     pass_app,
+    refuse_text_that_is_not_utf8,
     refuse_to_overwrite,
 )
 from claudeops.cli.doctor import doctor_command
@@ -91,6 +92,7 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
     cli.add_command(sessions_group)
     if app is not None:
         app.hook.register_commands(cli=cli)
+    refuse_text_that_is_not_utf8(cli)
     return cli
 
 
