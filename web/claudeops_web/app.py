@@ -33,6 +33,7 @@ from claudeops_web.openapi import MiddlewareErrorResponses
 from claudeops_web.rendering import handle_http_exception, handle_internal_error, handle_undecodable_body
 from claudeops_web.service_links import service_ref
 from claudeops_web.templating import build_environment
+from claudeops_web.throttle import LoginThrottle
 from claudeops_web.webhooks import WebhookAuthMiddleware
 
 API_PATH = "/api/v1"
@@ -55,7 +56,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
     })
     secret = load_or_create_secret(app.state_dir)
     sessions = auth.LoginSessions(settings.token, secret, settings.port)
-    throttle = auth.LoginThrottle()
+    throttle = LoginThrottle()
     html = Router("/", route_handlers=[auth.login_form, auth.login, auth.logout, *contributions.routes],
                   include_in_schema=False,
                   dependencies={"login_sessions": Provide(lambda: sessions, use_cache=True, sync_to_thread=False),
@@ -66,9 +67,9 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
         plugins=[HTMXPlugin(), MiddlewareErrorResponses(API_PATH, token_required=bool(settings.token))],
         template_config=TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment)),
         middleware=[DefineMiddleware(WebhookAuthMiddleware, paths=contributions.webhooks,
-                                     tokens=[settings.alert_token, settings.token]),
+                                     tokens=[settings.alert_token, settings.token], throttle=throttle),
                     *([] if settings.token else [DefineMiddleware(LoopbackHostMiddleware)]),
-                    DefineMiddleware(auth.TokenAuthMiddleware, sessions=sessions),
+                    DefineMiddleware(auth.TokenAuthMiddleware, sessions=sessions, throttle=throttle),
                     DefineMiddleware(CSRFUnlessBearerMiddleware, config=csrf_config(secret), token=settings.token)],
         dependencies={"web": Provide(lambda: web, use_cache=True, sync_to_thread=False)},
         exception_handlers=_exception_handlers(),
