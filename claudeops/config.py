@@ -165,6 +165,8 @@ def check_environment(environ: Mapping[str, str]) -> None:
 
 def locate_config_file(explicit: str | None, environ: Mapping[str, str]) -> Path | None:
     """``--config PATH`` > ``CLAUDEOPS_CONFIG`` > ``./config.toml`` > none (built-in defaults)."""
+    if explicit and (problem := text_problem(explicit)) is not None:  # read before click parses: checked here
+        raise ConfigError(f"--config is {problem}")
     chosen = explicit or environ.get("CLAUDEOPS_CONFIG")
     if chosen:
         path = Path(chosen).expanduser()

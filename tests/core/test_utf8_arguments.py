@@ -61,3 +61,9 @@ def test_a_claudeops_variable_that_is_not_utf8_is_a_configuration_error(tmp_path
     assert result.stderr.decode() == f"claudeops: error: environment: {variable} is not UTF-8 text (byte 0xff " \
                                      f"at offset {len(value) - 1})\n"
     assert b"dashboard on" not in result.stdout + result.stderr
+
+
+def test_a_config_path_that_is_not_utf8_is_refused_before_it_is_looked_for(tmp_path: Path) -> None:
+    result = claudeops("--config", b"a\xff", "sessions", "list", cwd=tmp_path)
+    assert result.returncode == EXIT_USAGE
+    assert result.stderr.decode() == "claudeops: error: --config is not UTF-8 text (byte 0xff at offset 1)\n"
