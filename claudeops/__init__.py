@@ -13,6 +13,7 @@ The hooks themselves are declared in :mod:`claudeops.hookspecs`.
 
 from claudeops.app import App
 from claudeops.cli.context import (
+    LIMIT,
     AppState,
     UsageProblem,
     aligned_rows,
@@ -128,6 +129,7 @@ __all__ = [
     "EXIT_USAGE",
     "FINDING",
     "INVENTORY_KINDS",
+    "LIMIT",
     "MARKER_SERVICE",
     "MAX_LINE_CHARS",
     "MAX_ROW_ID",

@@ -21,6 +21,7 @@ from claudeops.config import (
     ConfigError,
     RawConfig,
     build_config,
+    check_environment,
     core_schemas,
     disabled_plugins,
     locate_config_file,
@@ -64,6 +65,7 @@ class App:
              extra_plugins: Sequence[Any] = ()) -> App:
         """Read the configuration, load plugins, validate settings and collect their contributions."""
         environ = os.environ if environ is None else environ
+        check_environment(environ)
         raw = read_config_file(locate_config_file(config_path, environ))
         disabled = disabled_plugins(raw, environ)
         pm = plugins.make_plugin_manager()

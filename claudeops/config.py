@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claudeops.encoding import bytes_problem
+from claudeops.encoding import bytes_problem, text_problem
 from claudeops.inventory import Inventory
 from claudeops.spelling import did_you_mean
 from claudeops.windows import parse_window
@@ -160,11 +160,23 @@ class RawConfig:
         return str(self.path) if self.path else "built-in defaults"
 
 
+def check_environment(environ: Mapping[str, str]) -> None:
+    """Refuse a ``CLAUDEOPS_*`` value that is not UTF-8 text (Python hands such bytes over as lone
+    surrogates) with the one message, before any of them is used: a setting, a token, a path."""
+    for name in sorted(name for name in environ if name.startswith(ENV_PREFIX)):
+        if (problem := text_problem(environ[name])) is not None:
+            raise ConfigError(f"environment: {name} is {problem}")
+
+
 def locate_config_file(explicit: str | None, environ: Mapping[str, str]) -> Path | None:
     """``--config PATH`` > ``CLAUDEOPS_CONFIG`` > ``./config.toml`` > none (built-in defaults)."""
+    if explicit and (problem := text_problem(explicit)) is not None:  # read before click parses: checked here
+        raise ConfigError(f"--config is {problem}")
     chosen = explicit or environ.get("CLAUDEOPS_CONFIG")
     if chosen:
         path = Path(chosen).expanduser()
+        if path.is_dir():
+            raise ConfigError(f"{path}: is a directory, not a config file")
         if not path.is_file():
             raise ConfigError(f"{path}: config file not found")
         return path

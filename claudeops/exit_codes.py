@@ -20,8 +20,8 @@ EXIT_MEANINGS = {
     EXIT_FAILED: "failed: a session failed, a check failed (doctor), or something claudeops needs could not "
                  "be used (the database, the dashboard's port)",
     EXIT_USAGE: "usage or configuration error: a bad flag or value, an id or name that matches nothing, a file "
-                "that would be overwritten, an unreadable config or --replay file, no Claude credentials for a "
-                "real run",
+                "that would be overwritten, an unreadable config or --replay file, a database URL no driver knows, "
+                "no Claude credentials for a real run",
     EXIT_NEWER_DATABASE: "the database was written by a newer claudeops (or plugin); nothing was changed: upgrade",
     EXIT_LOCKED: "another run holds the lock (EX_TEMPFAIL: try later)",
     EXIT_REFUSED: "a session was not started: a plugin refused it, e.g. a spend cap was reached (EX_NOPERM)",

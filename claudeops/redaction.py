@@ -22,8 +22,12 @@ kind                   what
 ``private-key``        PEM ``-----BEGIN … PRIVATE KEY-----`` blocks (to the end of the text if cut)
 ``url-password``       ``scheme://user:password@host`` in any URL
 ``authorization``      ``Authorization:``/``Proxy-Authorization:``/``X-Api-Key:`` values
+``cookie``             ``Cookie:``/``Set-Cookie:`` header values, the whole line
 ``assignment``         ``password=``, ``token:``, ``secret=``, ``api_key=``, ``aws_secret_access_key=``
-                       and the like (quoted or not, in text, shell, JSON or YAML)
+                       and the like (quoted or not, in text, shell, JSON or YAML; a quoted value up
+                       to its closing quote; ``PGPASSWORD=`` and other names ending in a credential word)
+``option``             ``--password X`` and other credential options, ``curl -u user:password``,
+                       ``mysql -pPASSWORD``, ``sshpass -p PASSWORD``
 ``high-entropy``       any other token of at least :data:`MIN_ENTROPY_LENGTH` characters from
                        the base64 alphabet that mixes upper and lower case, has a Shannon
                        entropy of at least :data:`MIN_ENTROPY_BITS` bits per character and
@@ -39,12 +43,13 @@ this project write (``toolu_…``, ``msg_…``, ``req_…``) are left alone; the
 single-case, or named by their prefix. A redaction keeps a recognisable prefix where there is
 one (``sk-ant-***``, ``ghp_***``, ``admin:***@host``), so the operator still sees what was there.
 
-Every replacement stops at a quote or a backslash, so redacting a JSON line never breaks the
-JSON it sits in. :func:`may_hold_secret` is a cheap pre-check for hot paths (a short trigger
-regex per rule, the entropy test of each long token): when it says no, :func:`redact_secrets`
-would change nothing. A rule's pattern runs only when its trigger is in the text, so a transcript
-of ordinary frames (``"input_tokens": 12``, UUIDs, URLs without a password) costs a few scans,
-not thirteen patterns.
+Every replacement stops at a quote or a backslash, or takes a JSON string's escapes whole, so
+redacting a JSON line never breaks the JSON it sits in. Every pattern scans a line in linear time
+(possessive runs, no nested choice that can retry): it runs on every line of every transcript.
+:func:`may_hold_secret` is a cheap pre-check for hot paths (a short trigger regex per rule, the
+entropy test of each long token): when it says no, :func:`redact_secrets` would change nothing.
+A rule's pattern runs only when its trigger is in the text, so a transcript of ordinary frames
+(``"input_tokens": 12``, UUIDs, URLs without a password) costs a few scans, not eighteen patterns.
 
 This is a guard against accidents — an agent quoting a config file, a tool printing a token —
 not a data-loss-prevention system: a secret written in prose ("the password is hunter2") or
@@ -114,15 +119,56 @@ def _keep_prefix(match: re.Match[str]) -> str:
 
 
 _ASSIGNED_NAMES = (
-    r"password|passwd|pwd|pass|passphrase|secret|client_secret|secret_key|token|api_?key|apikey|api-key|"
-    r"access_?token|refresh_?token|auth_?token|access_key|private_key|aws_secret_access_key|"
-    r"aws_session_token|session_token|credentials?")
+    r"pass|passphrase|client_secret|secret_key|api-key|access_?token|refresh_?token|auth_?token|access_key|"
+    r"private_key|aws_secret_access_key|aws_session_token|session_token|credentials?")
+_PREFIXABLE_NAMES = r"password|passwd|pwd|token|secret|api_?key"
+"""Names that are credentials with any letters in front (``PGPASSWORD``, ``MYSQLPWD``, ``GITEATOKEN``,
+``JWTSECRET``, ``OPENAIAPIKEY``); the other names count only as whole words."""
+_SHELL_DIRECTORY = r"(?!(?:old)?pwd\s*[:=]\s*/)"
+"""``PWD=/srv`` and ``OLDPWD=/root`` in an environment dump are the shell's directories, not passwords."""
+_NAME = (r"(?<![A-Za-z0-9])" + _SHELL_DIRECTORY + r"(?:[A-Za-z0-9]*(?:" + _PREFIXABLE_NAMES + r")|"
+         + _ASSIGNED_NAMES + r")(?![A-Za-z0-9])")
 _NOT_VALUES = (r"(?:set|unset|none|null|nil|missing|required|empty|invalid|incorrect|wrong|expired|changed|reset|"
                r"rotated|redacted|hidden|true|false|yes|not|was|were|are|must|from)(?![^\s\"'\\,;{}\[\]&)])")
 """Words that follow "password:" in prose or a message ("credentials: set ANTHROPIC_API_KEY", "token:
 expired") and say something about a secret instead of being one: such a value is left alone."""
+_NOT_OPTION_VALUES = r"(?:to|or|and|if|is|when|with|option|flag|instead)(?![^\s\"'\\,;{}\[\]&)])"
+"""Words after ``--password`` in prose ("use --password to set it") rather than a value."""
 _ASSIGNED = r"""(?:\\?["'])?\s*[:=]"""
 """What follows a name in an assignment: an optional (escaped) quote, blanks, ``:`` or ``=``."""
+_OPEN_QUOTE = r"""(?:(?P<dq>")|(?P<sq>\\?')|(?P<eq>\\"))"""
+_FIRST = r"""[^\s"'\\,;{}\[\]]"""
+"""The first character of a value: never a blank or JSON punctuation, so the quote that *closes* a JSON
+string ending in ``password=`` is never taken for one that opens a value."""
+_VALUE = (r"(?P<value>(?(dq)(?:" + _FIRST + r"|\\[^\n])(?:[^\"\\\n]|\\[^\n])*+"
+          r"|(?(sq)" + _FIRST + r"""[^'"\\\n]*+"""
+          r"|(?(eq)" + _FIRST + r"""[^"\\\n]*+"""
+          r"""|[^\s"'\\,;{}\[\]&)]{3,}+))))""")
+"""A quoted value runs to its closing quote, blanks and all (``"correct horse battery staple"``); a raw
+``"`` opens a JSON string or a shell word, so its escapes are taken whole and the JSON stays JSON; an
+escaped or single quote's value stops at a backslash. An unquoted value stops at a blank or punctuation."""
+
+
+def _keep_before_value(match: re.Match[str]) -> str:
+    return match.string[match.start():match.start("value")] + REDACTED
+
+
+def _after_program(programs: str, option: str, token: str = r"[^\s|;&]") -> str:
+    """``option`` anywhere among the arguments of one of ``programs``, in the same simple command.
+
+    An argument that is itself one of the programs ends the search, so a line repeating the program
+    is scanned once, not once per repetition (the redactor runs on every transcript line).
+    """
+    program = r"(?<![\w.-])(?:" + programs + r")(?![\w.-])"
+    another = r"(?!(?:[^\s|;&]*/)?(?:" + programs + r")(?![\w.-]))"
+    return program + r"(?:[ \t]++" + another + token + r"[^\s|;&]*+)*?[ \t]++" + option
+
+
+_OPTION_NAMES = r"pass(?:word|wd)?|token|secret|api-?key|access-token|auth-token|client-secret"
+"""Long options whose next word is a credential (``restic --password X``, ``vault login --token X``)."""
+_OPTION_VALUE = r"(?P<oq>\\?[\"'])?(?P<value>(?(oq)" + _FIRST + r"""[^"'\\\n]*+|[^\s"'\\]++))"""
+"""An option's value: quoted, to its closing quote; or the next word."""
+
 
 _RULES: tuple[_Rule, ...] = (
     # the body: base64, header lines (Proc-Type: 4,ENCRYPTED) and newlines, raw or JSON-escaped; the END
@@ -153,11 +199,26 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("authorization", ("authorization", "x-api-key"), re.compile(
         r"(?P<prefix>(?:authorization|proxy-authorization|x-api-key)(?:\\?[\"'])?\s*[:=]\s*(?:\\?[\"'])?\s*"
         r"(?:(?:bearer|basic|token|digest)\s+)?)" + _STOP + r"+", re.IGNORECASE), _keep_prefix),
+    _Rule("cookie", ("cookie",), re.compile(
+        r"(?<![A-Za-z0-9_])(?:set-)?cookie(?:\\?[\"'])?\s*:\s*(?:\\?[\"'])?\s*(?P<value>[^\s\"'\\=;,]++="
+        r"[^\"'\\\r\n]*+)", re.IGNORECASE), _keep_before_value),
     # every name above ends in one of the triggers' words, then the separator: "input_tokens": 12 is no assignment
     _Rule("assignment", tuple(word + _ASSIGNED for word in (
         "pass(?:word|wd|phrase)?", "pwd", "secret", "token", "key", "credentials?")), re.compile(
-        r"(?P<prefix>(?<![A-Za-z0-9])(?:" + _ASSIGNED_NAMES + r")(?![A-Za-z0-9])" + _ASSIGNED + r"\s*(?:\\?[\"'])?)"
-        r"(?!\*\*\*|" + _NOT_VALUES + r")[^\s\"'\\,;{}\[\]&)]{3,}", re.IGNORECASE), _keep_prefix),
+        _NAME + _ASSIGNED + r"\s*" + _OPEN_QUOTE + r"?(?!\*\*\*|" + _NOT_VALUES + r")" + _VALUE, re.IGNORECASE),
+        _keep_before_value),
+    _Rule("option", (r"--(?:" + _OPTION_NAMES + r")[ \t]",), re.compile(
+        r"(?<![\w-])--(?:" + _OPTION_NAMES + r")[ \t]++"
+        r"(?!-|\*\*\*|" + _NOT_VALUES + "|" + _NOT_OPTION_VALUES + ")" + _OPTION_VALUE, re.IGNORECASE),
+        _keep_before_value),
+    # the password of curl's -u/--user user:password, mysql's -pPASSWORD, sshpass -p PASSWORD
+    _Rule("option", ("curl",), re.compile(_after_program(
+        "curl", r"""(?:-u[ \t]*+|--user(?:[ \t]++|=))(?P<uq>\\?["'])?[^\s"'\\:]*+:(?!\*\*\*)"""
+                r"""(?P<value>(?(uq)[^"'\\\n]++|[^\s"'\\]++))""")), _keep_before_value),
+    _Rule("option", ("mysql", "mariadb"), re.compile(_after_program(
+        r"mysql\w*|mariadb(?:-\w+)?", r"-p(?!\*\*\*)" + _OPTION_VALUE)), _keep_before_value),
+    _Rule("option", ("sshpass",), re.compile(_after_program(
+        "sshpass", r"-p[ \t]*+(?!\*\*\*)" + _OPTION_VALUE, token="-")), _keep_before_value),
 )
 
 _TRIGGERS = tuple((rule, tuple(re.compile(trigger) for trigger in rule.triggers)) for rule in _RULES)
@@ -257,7 +318,7 @@ def secret_literals(environ: Mapping[str, str] | None = None) -> tuple[str, ...]
                  if len(value := environ.get(name, "")) >= MIN_LITERAL_SECRET and '"' not in value)
 
 
-_NAME = re.compile(r"[a-z/][a-z._/\-]*|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]")
+_URL_NAME = re.compile(r"[a-z/][a-z._/\-]*|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]")
 """A lower-case word, a host name, a path of words or an IP address: in a URL, a name (``claudeops``, ``hc-ping.com``,
 ``webhooks``), not a secret, and redacting it everywhere would blank ordinary text."""
 _setting_secrets: tuple[str, ...] = ()
@@ -269,7 +330,7 @@ def secret_setting_parts(value: str) -> set[str]:
     The whole value, and of a URL the parts that open it: the password, and the user, the host
     of a scheme that is not http(s) (Apprise keeps tokens and topics there: ``tgram://TOKEN/…``),
     each path segment, each query value and the fragment — unless the part is a name (see
-    :data:`_NAME`). Parts shorter than :data:`MIN_LITERAL_SECRET` are left to the rules: as
+    :data:`_URL_NAME`). Parts shorter than :data:`MIN_LITERAL_SECRET` are left to the rules: as
     literals they would be words. Parts with a double quote or a backslash are left out, because
     replacing one inside a JSON line could break it. A SQLite URL is a file name, not a credential:
     nothing of it is taken out of text (the state dir appears in many outputs).
@@ -289,7 +350,7 @@ def secret_setting_parts(value: str) -> set[str]:
         named = [user, *path.split("/"), fragment, *(found for _, found in parse_qsl(query))]
         if scheme.lower() not in ("http", "https"):
             named += host.split(":")  # tgram://123456789:AAH…/: both halves of the bot token
-        parts.update(part for part in named if not _NAME.fullmatch(part))
+        parts.update(part for part in named if not _URL_NAME.fullmatch(part))
         parts.update({unquote(part) for part in parts})
     return {part for part in parts if len(part) >= MIN_LITERAL_SECRET and '"' not in part and "\\" not in part}
 
@@ -300,7 +361,7 @@ _SHOWN_SCHEME = re.compile(r"(?:[A-Za-z0-9_, \-]+=)?[A-Za-z][A-Za-z0-9+.\-]*")
 
 def _is_host_name(host: str) -> bool:
     """A DNS name with a dot, ``localhost`` or an IP address: a place, not a token or a topic (``tgram://TOKEN``)."""
-    return bool(_NAME.fullmatch(host)) and ("." in host or host == "localhost")
+    return bool(_URL_NAME.fullmatch(host)) and ("." in host or host == "localhost")
 
 
 def mask_secret(value: str) -> str:

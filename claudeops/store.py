@@ -23,6 +23,7 @@ import peewee
 from playhouse.db_url import connect as connect_url
 
 from claudeops.clock import now_timestamp
+from claudeops.config import ConfigError
 from claudeops.redaction import may_hold_secret, redact
 from claudeops.wording import one_line
 
@@ -67,6 +68,11 @@ class StoreError(Exception):
     """A database problem, phrased as one line for the operator."""
 
 
+class BadDatabaseUrl(StoreError, ConfigError):
+    """``database_url`` names no database claudeops can use (an unknown scheme): a configuration error,
+    so every command exits with the usage status for it, not the status of a database that failed."""
+
+
 class NewerDatabase(StoreError):
     """The database has migrations this installation does not know: a newer claudeops (or plugin) wrote it."""
 
@@ -104,7 +110,7 @@ def open_store(url: str, *, lock_patience: float = LOCKED_PATIENCE_SECONDS) -> p
         try:
             database = connect_url(url)
         except (ValueError, RuntimeError) as exc:
-            raise StoreError(one_line(f"cannot use database URL {mask_url(url)}: {exc}")) from None
+            raise BadDatabaseUrl(one_line(f"cannot use database URL {mask_url(url)}: {exc}")) from None
     db.initialize(database)
     try:
         database.connect(reuse_if_open=True)
@@ -272,12 +278,14 @@ def close_store() -> None:
 
 
 def mask_url(url: str) -> str:
-    """Hide a password in a database URL before it is printed or logged."""
+    """Hide a password in a database URL before it is printed or logged; a URL without one is shown as given."""
     scheme, sep, rest = url.partition("://")
     if not sep or "@" not in rest:
         return url
     credentials, _, host = rest.rpartition("@")
-    user = credentials.split(":", 1)[0]
+    user, colon, password = credentials.partition(":")
+    if not colon or not password:
+        return url
     return f"{scheme}://{user}:***@{host}"
 
 
@@ -536,11 +544,17 @@ def apply_migrations(plan: Iterable[tuple[str, Sequence[Migration]]]) -> list[Mi
     return done
 
 
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
+"""What SQLite adds to a database's name for its write-ahead log, its shared memory and its rollback journal."""
+
+
 def backup_sqlite(target: Path) -> None:
     """Copy the live SQLite database with SQLite's online backup API (safe while in use).
 
     The target's folder must exist (a typo in a path should not create directories), and the
-    target must not be the live database itself, which the copy would overwrite while reading.
+    target must not be the live database itself, which the copy would overwrite while reading,
+    nor one of its companion files (:data:`SQLITE_COMPANIONS`), which SQLite writes to and reads
+    from as part of the database: overwriting one corrupts it.
     """
     if not is_sqlite():
         raise StoreError("backup works with SQLite databases only; use pg_dump for PostgreSQL")
@@ -549,6 +563,9 @@ def backup_sqlite(target: Path) -> None:
     live = Path(db.obj.database)
     if target.exists() and live.exists() and target.samefile(live):
         raise StoreError(f"cannot back up to {target}: it is the live database")
+    for suffix in SQLITE_COMPANIONS:
+        if target.resolve() == live.with_name(live.name + suffix).resolve():
+            raise StoreError(f"cannot back up to {target}: it is the live database's {suffix} file")
     destination = sqlite3.connect(str(target))
     try:
         db.connection().backup(destination)

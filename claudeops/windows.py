@@ -19,15 +19,23 @@ from cronsim import CronSim, CronSimError
 _DURATION = re.compile(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
 MAX_DURATION = timedelta(days=7)
 """A window longer than a week would cover the next start of a weekly cron: that is a pause, not a window."""
+LONGEST_DURATION = timedelta(days=3650)
+"""No duration claudeops reads is longer than ten years: the end of one must stay a date (``now +
+99999999999h`` is past the year 9999 and overflows), and none means more than "until I say so"."""
 
 
 def parse_duration(text: str) -> timedelta:
-    """``2h``, ``30m``, ``1h30m``, ``1d``: a positive duration; ``ValueError`` with a one-line reason."""
+    """``2h``, ``30m``, ``1h30m``, ``1d``: a positive duration of at most :data:`LONGEST_DURATION`;
+    ``ValueError`` with a one-line reason."""
     found = _DURATION.fullmatch(text.strip().lower())
     if not text.strip() or found is None or not any(found.groups()):
         raise ValueError(f"{text!r} is not a duration (write it like 30m, 2h, 1h30m or 1d)")
+    if any(part and len(part.lstrip("0")) > 7 for part in found.groups()):  # before int(): 10**7 days still fit
+        raise ValueError(f"{text!r} is longer than the longest duration, {LONGEST_DURATION.days}d")
     days, hours, minutes = (int(part or 0) for part in found.groups())
     duration = timedelta(days=days, hours=hours, minutes=minutes)
+    if duration > LONGEST_DURATION:
+        raise ValueError(f"{text!r} is longer than the longest duration, {LONGEST_DURATION.days}d")
     if duration <= timedelta(0):
         raise ValueError(f"{text!r} is not a duration longer than zero")
     return duration

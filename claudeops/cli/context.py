@@ -16,13 +16,18 @@ import click
 
 from claudeops.app import App
 from claudeops.config import LOG_FORMATS, LOG_LEVELS, ConfigError
+from claudeops.encoding import text_problem
 from claudeops.exit_codes import EXIT_FAILED, EXIT_NEWER_DATABASE, EXIT_USAGE
 from claudeops.logs import configure_logging, report_problem
-from claudeops.store import NewerDatabase, StoreError
+from claudeops.store import MAX_ROW_ID, NewerDatabase, StoreError
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+LIMIT = click.IntRange(1, MAX_ROW_ID, clamp=True)
+"""The type of every ``--limit``: "at most N rows", so a number larger than any table can hold (more than
+:data:`MAX_ROW_ID`, which the database driver could not even bind) means every row, not an OverflowError."""
 
 
 class UsageProblem(click.ClickException):
@@ -45,7 +50,26 @@ class CommandGroup(click.Group):
     redacted. Here it goes through :func:`~claudeops.logs.report_problem` (``Error: …``, a JSON
     record with JSON logs) with the exception's own status. A flag click cannot parse
     (:class:`click.UsageError`) keeps click's usage text and help hint.
+
+    When the configuration did not load (:attr:`config_problem`) no plugin is loaded and their
+    commands are missing: a command it does not know (``memories --help`` among them) reports that
+    problem instead of "No such command", and ``--help`` says in one line why commands are missing.
     """
+
+    config_problem: str | None = None
+    """Why the configuration did not load, or ``None`` when it did."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                            list[str]]:
+        if self.config_problem is not None and args and self.get_command(ctx, args[0]) is None:
+            fail(self.config_problem, EXIT_USAGE)
+        return super().resolve_command(ctx, args)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        if self.config_problem is not None:  # written as is: wrapped, it would be more than the one line
+            formatter.write(f"\nNote: plugin commands are missing because the configuration did not load: "
+                            f"{self.config_problem}\n")
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -69,6 +93,46 @@ class AppState:
         if self._app is None:
             raise click.ClickException(self.load_error or "configuration failed to load")
         return self._app
+
+
+def _first_text_problem(value: Any) -> str | None:
+    """The one UTF-8 message for a parsed value (text, a path, or a tuple of them), or ``None``."""
+    if isinstance(value, str | Path):
+        return text_problem(str(value))
+    if isinstance(value, tuple | list):
+        return next((problem for item in value if (problem := _first_text_problem(item)) is not None), None)
+    return None
+
+
+def _parameter_label(parameter: click.Parameter) -> str:
+    if isinstance(parameter, click.Option):
+        return max(parameter.opts, key=len)
+    return parameter.human_readable_name
+
+
+def refuse_text_that_is_not_utf8(command: click.Command) -> None:
+    """Make ``command`` and every command under it refuse an argument or option that is not UTF-8 text.
+
+    Python hands such bytes over as lone surrogates, which would be stored, printed or used as a
+    name further on; here, before a command runs, each is refused with the one message
+    (:func:`claudeops.text_problem`) naming the parameter: ``Error: --request is not UTF-8 text
+    (byte 0xff at offset 1)``, exit 2. Applied once to the whole tree, core and plugin commands alike.
+    """
+    callback = command.callback
+    if callback is not None and not getattr(callback, "checks_utf8", False):
+        parameters = list(command.params)
+
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            for parameter in parameters:
+                if (problem := _first_text_problem(kwargs.get(parameter.name or ""))) is not None:
+                    raise UsageProblem(f"{_parameter_label(parameter)} is {problem}")
+            return callback(*args, **kwargs)
+
+        checked.checks_utf8 = True  # type: ignore[attr-defined]
+        command.callback = checked
+    if isinstance(command, click.Group):
+        for subcommand in command.commands.values():
+            refuse_text_that_is_not_utf8(subcommand)
 
 
 def pass_app(function: Any) -> Any:
@@ -105,16 +169,16 @@ def apply_log_options(app: App, log_level: str | None, log_format: str | None) -
 
 
 def open_store_or_fail(app: App, *, migrate: bool = True) -> None:
-    """Open the database for a command; a problem becomes a one-line error (a bad state_dir: exit 2, a
-    database a newer claudeops wrote: exit 65)."""
+    """Open the database for a command; a problem becomes a one-line error (a bad state_dir or database
+    URL: exit 2, a database a newer claudeops wrote: exit 65, one that cannot be opened: exit 1)."""
     try:
         app.open_store(migrate=migrate)
     except NewerDatabase as exc:
         fail(str(exc), EXIT_NEWER_DATABASE)
+    except ConfigError as exc:  # a database URL no driver knows among them
+        fail(str(exc), EXIT_USAGE)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
-    except ConfigError as exc:
-        fail(str(exc), EXIT_USAGE)
 
 
 def refuse_to_overwrite(target: Path, force: bool) -> None:

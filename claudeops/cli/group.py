@@ -29,6 +29,7 @@ from claudeops.cli.context import (
     log_options,
     open_store_or_fail,
     pass_app,
+    refuse_text_that_is_not_utf8,
     refuse_to_overwrite,
 )
 from claudeops.cli.doctor import doctor_command
@@ -81,6 +82,8 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
         else:
             configure_logging(log_level or "warning", log_format or "text")
 
+    if isinstance(cli, CommandGroup):
+        cli.config_problem = load_error
     cli.add_command(plugins_command)
     cli.add_command(db_group)
     cli.add_command(config_group)
@@ -90,6 +93,7 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
     cli.add_command(sessions_group)
     if app is not None:
         app.hook.register_commands(cli=cli)
+    refuse_text_that_is_not_utf8(cli)
     return cli
 
 
@@ -269,5 +273,7 @@ def run_cli(app: App | None, load_error: str | None, args: Sequence[str]) -> Non
         fail(str(exc))
     except NewerDatabase as exc:
         fail(str(exc), EXIT_NEWER_DATABASE)
+    except ConfigError as exc:  # a database URL no driver knows, found when a command opens it
+        fail(str(exc), EXIT_USAGE)
     except (StoreError, peewee.PeeweeException, sqlite3.Error) as exc:  # from any command, ``run`` included
         fail(f"database error: {describe_database_error(exc)}")

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from claudeops.app import App
-from claudeops.cli.context import UsageProblem, echo_listing, open_store_or_fail, pass_app
+from claudeops.cli.context import LIMIT, UsageProblem, echo_listing, open_store_or_fail, pass_app
 from claudeops.plugins import await_me_maybe
 from claudeops.session import SessionDetail
 from claudeops.session_rows import STATUSES, get_session_dict, session_dicts
@@ -30,7 +30,7 @@ def sessions_group() -> None:
 
 @sessions_group.command("list")
 @click.option("--status", type=click.Choice(STATUSES), help="Only sessions that ended (or are) like this.")
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True,
+@click.option("--limit", type=LIMIT, default=20, show_default=True,
               help="Show at most this many sessions.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of lines.")
 @pass_app

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from claudeops import App, echo_listing, open_store_or_fail, pass_app, service_name
+from claudeops import LIMIT, App, echo_listing, open_store_or_fail, pass_app, service_name
 from claudeops_events.levels import parse_level
 from claudeops_events.repository import EventRecord, list_events
 from claudeops_events.since import parse_since
@@ -19,7 +19,7 @@ def events_group() -> None:
 @click.option("--level", metavar="LEVEL", help="Only this level: info, warning or critical (synonyms accepted).")
 @click.option("--service", metavar="NAME", help="Only events about this service.")
 @click.option("--since", metavar="AGE|TIME", help="Only events this recent: 30m, 24h, 7d, or an ISO time.")
-@click.option("--limit", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--limit", type=LIMIT, default=100, show_default=True,
               help="Show at most this many events.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of lines.")
 @pass_app

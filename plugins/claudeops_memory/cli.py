@@ -11,7 +11,17 @@ from typing import Any
 
 import click
 
-from claudeops import App, UsageProblem, aligned_rows, counted, echo_stream, now_timestamp, open_store_or_fail, pass_app
+from claudeops import (
+    MAX_ROW_ID,
+    App,
+    UsageProblem,
+    aligned_rows,
+    counted,
+    echo_stream,
+    now_timestamp,
+    open_store_or_fail,
+    pass_app,
+)
 from claudeops_memory import flags, repository
 from claudeops_memory.cli_history import one_line_errors
 from claudeops_memory.context import memory_section
@@ -105,6 +115,9 @@ def memories_group() -> None:
 
 LIST_LIMIT = 100
 """Memories ``memories list`` prints unless told otherwise: a screenful of the most trusted."""
+ROWS = click.IntRange(0, MAX_ROW_ID, clamp=True)
+"""``--limit`` and ``--offset`` of ``memories list``: like the core's ``LIMIT``, a number past any table's
+size means every row (no OverflowError from the driver), and ``--limit 0`` means every row too."""
 
 
 @memories_group.command("list")
@@ -114,9 +127,9 @@ LIST_LIMIT = 100
               help=f"Only memories of category C ({CATEGORY_HELP}).")
 @click.option("--inactive", "only_inactive", is_flag=True, help="Only inactive memories (not with --all).")
 @click.option("--all", "include_inactive", is_flag=True, help="Active and inactive memories (not with --inactive).")
-@click.option("--limit", type=click.IntRange(min=0), default=LIST_LIMIT, show_default=True, metavar="N",
+@click.option("--limit", type=ROWS, default=LIST_LIMIT, show_default=True, metavar="N",
               help="Print at most N memories; 0 prints every one (streamed: memory use stays flat).")
-@click.option("--offset", type=click.IntRange(min=0), default=0, metavar="N",
+@click.option("--offset", type=ROWS, default=0, metavar="N",
               help="Skip the N most trusted memories first (the next page: --offset 100).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON array of objects with the memories table's columns (SPEC-0015's, then pinned_at "

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 import click
 
-from claudeops import App, UsageProblem, counted, open_store_or_fail, pass_app
+from claudeops import LIMIT, App, UsageProblem, counted, open_store_or_fail, pass_app
 from claudeops_memory import history, ledger, repository, undo
 from claudeops_memory.history import HistoryEntry
 from claudeops_memory.models import MemoryRecord
@@ -128,7 +128,7 @@ def history_command(app: App, memory_id: int, as_json: bool) -> None:
 @click.command("changes")
 @click.option("--kind", type=click.Choice(history.KINDS), help="Only changes of this kind.")
 @click.option("--actor", type=click.Choice(history.ACTORS), help="Only changes made by this actor.")
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True, help="Show at most this many.")
+@click.option("--limit", type=LIMIT, default=50, show_default=True, help="Show at most this many.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of entries.")
 @pass_app
 def changes_command(app: App, kind: str | None, actor: str | None, limit: int, as_json: bool) -> None:

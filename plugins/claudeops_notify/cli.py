@@ -7,7 +7,17 @@ import time
 
 import click
 
-from claudeops import EXIT_FAILED, EXIT_USAGE, App, ConfigError, fail, now_timestamp, open_store_or_fail, pass_app
+from claudeops import (
+    EXIT_FAILED,
+    EXIT_USAGE,
+    LIMIT,
+    App,
+    ConfigError,
+    fail,
+    now_timestamp,
+    open_store_or_fail,
+    pass_app,
+)
 from claudeops_notify import repository
 from claudeops_notify.delivery import Message, deliver
 from claudeops_notify.notifier import configured_targets
@@ -64,7 +74,7 @@ def notifications_group() -> None:
 @notifications_group.command("list")
 @click.option("--outcome", type=click.Choice(OUTCOMES), help="Only notifications with this outcome.")
 @click.option("--kind", type=click.Choice(KINDS), help="Only notifications of this kind.")
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True, help="Show at most this many.")
+@click.option("--limit", type=LIMIT, default=50, show_default=True, help="Show at most this many.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of lines.")
 @pass_app
 def notifications_list(app: App, outcome: str | None, kind: str | None, limit: int, as_json: bool) -> None:

@@ -94,16 +94,23 @@ def test_db_backup_writes_a_copy(tmp_path):
 @pytest.mark.parametrize(("where", "message"), [
     ("missing/folder/copy.db", "folder {tmp}/missing/folder does not exist"),
     ("s/claudeops.db", "it is the live database"),
+    ("s/claudeops.db-wal", "it is the live database's -wal file"),  # audit: SQLite's companions are live too
+    ("s/claudeops.db-shm", "it is the live database's -shm file"),
+    ("s/claudeops.db-journal", "it is the live database's -journal file"),
+    ("s/../s/claudeops.db-wal", "it is the live database's -wal file"),
 ])
 def test_db_backup_refuses_a_missing_folder_and_the_live_database_itself(tmp_path, where, message):
     app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s")}, entry_points=False, builtins=CORE_ONLY)
     app.open_store()
     before = (tmp_path / "s" / "claudeops.db").read_bytes()
+    companion = tmp_path / "s" / "claudeops.db-wal"
+    companion_before = companion.read_bytes() if companion.exists() else None
     result = invoke("db", "backup", "--force", str(tmp_path / where), app=app)
     assert result.exit_code == 2
     assert result.output == f"Error: cannot back up to {tmp_path / where}: {message.format(tmp=tmp_path)}\n"
     assert not (tmp_path / "missing").exists()
     assert (tmp_path / "s" / "claudeops.db").read_bytes() == before
+    assert (companion.read_bytes() if companion.exists() else None) == companion_before
 
 
 def test_db_backup_refuses_to_overwrite_a_file_unless_forced(tmp_path):

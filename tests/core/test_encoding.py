@@ -29,7 +29,7 @@ def claudeops(*args: str | bytes, cwd: Path) -> subprocess.CompletedProcess[byte
 def test_the_memory_cli_refuses_an_argument_that_is_not_utf8(tmp_path: Path) -> None:
     result = claudeops("memories", "add", "--category", "timing", RAW, cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr.decode() == f"Error: the observation is {MESSAGE}\n"
+    assert result.stderr.decode() == f"Error: TEXT is {MESSAGE}\n"  # checked before any command runs
     listing = claudeops("memories", "list", "--json", cwd=tmp_path)
     assert listing.stdout.decode().strip() == "[]"
 

@@ -146,3 +146,89 @@ def test_a_json_escape_stays_whole_and_json_punctuation_is_never_taken_for_a_val
 
 def test_a_long_token_at_the_very_start_is_judged_too() -> None:
     assert redact(AWS_SECRET) == REDACTED and redact(f"{AWS_SECRET} and more") == f"{REDACTED} and more"
+
+
+# Audit fixes: forms the first redactor missed. A quoted value is secret up to its closing quote, a
+# name with letters before PASSWORD/TOKEN/SECRET/APIKEY (PGPASSWORD) is a credential variable, and a
+# credential given as a command-line option is one too.
+MISSED_FORMS = [
+    ('admin password="correct horse battery staple" ok', "horse battery staple", 'password="***" ok'),
+    ("PASSWORD='Tr0ub4dor &3' then", "&3", "PASSWORD='***' then"),
+    ('{"DB_PASSWORD": "Tr0ub4dor &3 more"}', "&3 more", '{"DB_PASSWORD": "***"}'),
+    ("connect with PGPASSWORD=Hunter2Secret psql", "Hunter2Secret", "PGPASSWORD=*** psql"),
+    ("MYSQLPWD=Hunter2Secret x", "Hunter2Secret", "MYSQLPWD=*** x"),
+    ("GITEATOKEN=Hunter2Secret x", "Hunter2Secret", "GITEATOKEN=*** x"),
+    ("JWTSECRET: Hunter2Secret x", "Hunter2Secret", "JWTSECRET: *** x"),
+    ("OPENAIAPIKEY=Hunter2Secret x", "Hunter2Secret", "OPENAIAPIKEY=*** x"),
+    ("restic --password hunter2 snapshots", "hunter2", "--password *** snapshots"),
+    ("restic --password=hunter2 snapshots", "hunter2", "--password=*** snapshots"),
+    ("vault login --token 'abc def ghi' now", "abc def ghi", "--token '***' now"),
+    ("Cookie: sessionid=abc123def; csrftoken=xyz789", "abc123def", "Cookie: ***"),
+    ("< Set-Cookie: grafana_session=0a1b2c3d4e; Path=/; HttpOnly", "0a1b2c3d4e", "Set-Cookie: ***"),
+    ("curl -u admin:hunter2 http://nas/api", "hunter2", "-u admin:*** http"),
+    ("curl -s --user 'admin:hunter two' http://nas/api", "hunter two", "--user 'admin:***' http"),
+    ("curl -fsS -uadmin:hunter2 http://nas/api", "hunter2", "-uadmin:*** http"),
+    ("mysql -uroot -pMyS3cretPw -e 'select 1'", "MyS3cretPw", "-pMyS3cretPw"),
+    ("docker exec db mariadb -uroot -p'My S3cret' -e 'select 1'", "My S3cret", "-p'***'"),
+    ("mysqldump --password=MyS3cretPw db", "MyS3cretPw", "--password=***"),
+    ("sshpass -p hunter2 ssh nas uptime", "hunter2", "sshpass -p *** ssh"),
+    ("sshpass -phunter2 ssh nas uptime", "hunter2", "sshpass -p*** ssh"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret", "shown"), MISSED_FORMS)
+def test_quoted_prefixed_and_option_forms_are_redacted_whole(text: str, secret: str, shown: str) -> None:
+    result = redact_secrets(text)
+    assert secret not in result.text
+    assert shown.replace("-pMyS3cretPw", "-p***") in result.text
+    assert may_hold_secret(text)
+    assert redact_secrets(result.text) == Redaction(result.text)
+
+
+def test_the_audit_memory_keeps_none_of_its_three_secrets() -> None:
+    text = ('connect with PGPASSWORD=Hunter2Secret psql -h db, admin password="correct horse battery staple", '
+            "mysql -uroot -pMyS3cretPw")
+    redacted = redact(text)
+    for secret in ("Hunter2Secret", "horse", "battery", "staple", "MyS3cretPw"):
+        assert secret not in redacted
+
+
+OPTION_LOOKALIKES = [
+    "mkdir -p /srv/data && docker compose -p media ps",  # -p is not a password outside mysql/sshpass
+    "docker run -p8080:80 -u 1000:1000 nginx",  # -u user:group is not curl's -u user:password
+    "ssh -p 2222 nas uptime; ps -u root",
+    "cd /srv && echo PWD=/srv OLDPWD=/root",  # the shell's directories, not passwords
+    "use --password to set it, or --token when scripting",
+    "the cookie: jar is empty",
+    '{"max_tokens": 4096, "cache_read_input_tokens": 12, "next_page_token_count": 3}',
+]
+
+
+@pytest.mark.parametrize("text", OPTION_LOOKALIKES)
+def test_options_and_names_that_only_look_like_credentials_are_left_alone(text: str) -> None:
+    assert redact_secrets(text) == Redaction(text)
+
+
+ADVERSARIAL_LINES = [
+    "curl " * 20_000,
+    "/usr/bin/curl -x " * 6_000,
+    "mysql -u " * 11_000,
+    "sshpass -x " * 9_000,
+    "a_" * 50_000 + "password=",
+    "apassword" * 11_000 + "=",
+    'password="' * 10_000,
+    "password='" * 10_000,
+    "Cookie: a=" * 10_000,
+    " -u a:" * 16_000,
+    "--password " * 9_000,
+    "x" * 99_990 + "PASSWORD=",
+]
+
+
+@pytest.mark.parametrize("line", ADVERSARIAL_LINES, ids=range(len(ADVERSARIAL_LINES)))
+def test_a_100k_adversarial_line_is_redacted_in_linear_time(line: str) -> None:
+    """The redactor runs on every transcript line: a pattern that backtracks would stall a run."""
+    import time
+    started = time.perf_counter()
+    redact_secrets(line)
+    assert time.perf_counter() - started < 1.0

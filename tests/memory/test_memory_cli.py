@@ -301,3 +301,10 @@ def test_each_streamed_page_is_a_range_of_the_listing_index_not_a_scan(memory_ap
     _, params = wanted.where()
     plan = " | ".join(row[-1] for row in db.execute_sql("EXPLAIN QUERY PLAN " + recorded[1], (*params, 0.5, 40, 10)))
     assert "SEARCH" in plan and "<" in plan and "TEMP B-TREE" not in plan, plan
+
+
+def test_list_limit_and_offset_past_any_table_are_every_row_and_none(memory_app: LoadedApp) -> None:
+    _many(3)
+    huge = str(2 ** 70)
+    assert len(json.loads(run(memory_app, "list", "--json", "--limit", huge).output)) == 2
+    assert run(memory_app, "list", "--offset", huge).output == "No memories match.\n"

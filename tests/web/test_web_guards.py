@@ -166,7 +166,7 @@ def test_login_attempts_are_limited_to_five_a_minute(make_dashboard):
 
 
 def test_the_login_throttle_forgets_failures_after_a_minute():
-    from claudeops_web.auth import LoginThrottle
+    from claudeops_web.throttle import LoginThrottle
 
     throttle = LoginThrottle()
     for second in range(5):

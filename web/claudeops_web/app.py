@@ -27,12 +27,13 @@ from claudeops_web import assets, auth
 from claudeops_web.context import WebContext
 from claudeops_web.contributions import collect_contributions
 from claudeops_web.csrf import CSRFUnlessBearerMiddleware, csrf_config, load_or_create_secret
-from claudeops_web.forms import refuse_undecodable_form
+from claudeops_web.forms import refuse_text_that_is_not_utf8
 from claudeops_web.hosts import LoopbackHostMiddleware, MalformedHostGuard
 from claudeops_web.openapi import MiddlewareErrorResponses
 from claudeops_web.rendering import handle_http_exception, handle_internal_error, handle_undecodable_body
 from claudeops_web.service_links import service_ref
 from claudeops_web.templating import build_environment
+from claudeops_web.throttle import LoginThrottle
 from claudeops_web.webhooks import WebhookAuthMiddleware
 
 API_PATH = "/api/v1"
@@ -55,7 +56,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
     })
     secret = load_or_create_secret(app.state_dir)
     sessions = auth.LoginSessions(settings.token, secret, settings.port)
-    throttle = auth.LoginThrottle()
+    throttle = LoginThrottle()
     html = Router("/", route_handlers=[auth.login_form, auth.login, auth.logout, *contributions.routes],
                   include_in_schema=False,
                   dependencies={"login_sessions": Provide(lambda: sessions, use_cache=True, sync_to_thread=False),
@@ -66,13 +67,13 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
         plugins=[HTMXPlugin(), MiddlewareErrorResponses(API_PATH, token_required=bool(settings.token))],
         template_config=TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment)),
         middleware=[DefineMiddleware(WebhookAuthMiddleware, paths=contributions.webhooks,
-                                     tokens=[settings.alert_token, settings.token]),
+                                     tokens=[settings.alert_token, settings.token], throttle=throttle),
                     *([] if settings.token else [DefineMiddleware(LoopbackHostMiddleware)]),
-                    DefineMiddleware(auth.TokenAuthMiddleware, sessions=sessions),
+                    DefineMiddleware(auth.TokenAuthMiddleware, sessions=sessions, throttle=throttle),
                     DefineMiddleware(CSRFUnlessBearerMiddleware, config=csrf_config(secret), token=settings.token)],
         dependencies={"web": Provide(lambda: web, use_cache=True, sync_to_thread=False)},
         exception_handlers=_exception_handlers(),
-        before_request=refuse_undecodable_form,
+        before_request=refuse_text_that_is_not_utf8,
         openapi_config=OpenAPIConfig(title="claudeops dashboard API", version=__version__, path=SCHEMA_PATH,
                                      render_plugins=[JsonRenderPlugin(), YamlRenderPlugin()]),
         lifespan=[partial(background_tasks, web)],

@@ -9,8 +9,11 @@ same host name. So the session cookie is bound to this dashboard: its name carri
 its value is signed with a secret of the installation (the state directory's), the token, the port
 and the time it was issued. Another service that sees the cookie learns nothing about the token
 and cannot use it on another port; it expires after :data:`SESSION_DAYS` whatever the browser
-does; changing the token ends every session. Failed logins are limited per client
-(:class:`LoginThrottle`) so the token cannot be guessed through the form.
+does; changing the token ends every session. Failed token checks are limited per client
+(:class:`LoginThrottle`) so the token cannot be guessed: the login form, a wrong ``Authorization``
+header on any path and a wrong webhook token all count against one limit. A client is its socket
+address: ``claudeops web`` does not read ``X-Forwarded-For`` (uvicorn's ``proxy_headers`` is off),
+which a client could otherwise change with every guess.
 """
 
 from __future__ import annotations
@@ -18,8 +21,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http.cookies import CookieError, SimpleCookie
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
@@ -33,6 +35,7 @@ from litestar.params import Body, QueryParameter
 from litestar.response import Redirect, Template
 
 from claudeops_web.context import WebContext
+from claudeops_web.throttle import LoginThrottle, client_address
 from claudeops_web.tokens import bearer_matches, same_text
 from claudeops_web.webhooks import is_verified_webhook
 
@@ -45,9 +48,6 @@ SESSION_DAYS = 30
 CLOCK_SKEW_SECONDS = 60
 PUBLIC_PREFIXES = ("/login", "/static/", "/manifest.webmanifest")
 LOGIN_PATH = "/login"
-LOGIN_ATTEMPTS = 5
-"""Failed logins a client may make per :data:`LOGIN_WINDOW_SECONDS`; the next is answered 429."""
-LOGIN_WINDOW_SECONDS = 60
 
 
 @dataclass(frozen=True)
@@ -91,53 +91,34 @@ class LoginSessions:
         return hmac.new(key, f"claudeops web session|{self.port}|{issued}".encode(), hashlib.sha256).hexdigest()
 
 
-@dataclass
-class LoginThrottle:
-    """At most :data:`LOGIN_ATTEMPTS` failed logins per client in any :data:`LOGIN_WINDOW_SECONDS`.
-
-    A sliding window kept in memory (one dashboard process). Litestar's rate limiter is not used:
-    it counts successful logins too, keeps a fixed window, and cannot answer ``Retry-After``.
-    While a client is throttled its token is not even checked, so guessing on learns nothing.
-    """
-
-    attempts: int = LOGIN_ATTEMPTS
-    window_seconds: float = LOGIN_WINDOW_SECONDS
-    failures: dict[str, deque[float]] = field(default_factory=dict)
-
-    def wait_seconds(self, client: str, now: float | None = None) -> int:
-        """How long ``client`` must wait before its next attempt (0: it may try now)."""
-        moment = time.monotonic() if now is None else now
-        self._forget_before(moment - self.window_seconds)
-        recent = self.failures.get(client)
-        if recent is None or len(recent) < self.attempts:
-            return 0
-        return max(1, int(recent[0] + self.window_seconds - moment + 0.999))
-
-    def failed(self, client: str, now: float | None = None) -> None:
-        self.failures.setdefault(client, deque()).append(time.monotonic() if now is None else now)
-
-    def _forget_before(self, cutoff: float) -> None:
-        for client in list(self.failures):
-            recent = self.failures[client]
-            while recent and recent[0] <= cutoff:
-                recent.popleft()
-            if not recent:
-                del self.failures[client]
 
 
 class TokenAuthMiddleware:
-    """Reject requests without the token; a no-op when no token is configured."""
+    """Reject requests without the token; a no-op when no token is configured.
 
-    def __init__(self, app: ASGIApp, sessions: LoginSessions) -> None:
+    A request that sends an ``Authorization`` header is a try of the token: a wrong one counts in
+    the throttle like a failed login, and a throttled client is answered 429 before its header is
+    compared. A request with no credentials (a browser not logged in yet) guesses nothing and is not
+    counted.
+    """
+
+    def __init__(self, app: ASGIApp, sessions: LoginSessions, throttle: LoginThrottle) -> None:
         self.app = app
         self.sessions = sessions
+        self.throttle = throttle
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         token = self.sessions.token
         if (token and scope["type"] == ScopeType.HTTP and not scope["path"].startswith(PUBLIC_PREFIXES)
                 and not is_verified_webhook(scope)):
             headers = Headers.from_scope(scope)
-            if not (bearer_matches(headers, token) or self.sessions.cookie_matches(headers)):
+            if "authorization" in headers:
+                client = client_address(scope)
+                self.throttle.refuse_if_throttled(client)
+                if not bearer_matches(headers, token) and not self.sessions.cookie_matches(headers):
+                    self.throttle.failed(client)
+                    raise NotAuthorizedException("this dashboard needs its access token (web.token)")
+            elif not self.sessions.cookie_matches(headers):
                 raise NotAuthorizedException("this dashboard needs its access token (web.token)")
         await self.app(scope, receive, send)
 
@@ -167,7 +148,7 @@ def login(request: Request[Any, Any, Any], web: NamedDependency[WebContext],
           data: Annotated[dict[str, str], Body(media_type=RequestEncodingType.URL_ENCODED)]) -> Redirect | Template:
     """Check the submitted token; on success set the session cookie and go where the user wanted."""
     next_page = safe_next(data.get("next"))
-    client = request.client.host if request.client else "unknown"
+    client = client_address(request.scope)
     wait = login_throttle.wait_seconds(client)
     if wait:
         return Template("web/login.html", status_code=429, headers={"Retry-After": str(wait)},

@@ -1,7 +1,8 @@
 """The errors the host's middleware gives every API route, written into the OpenAPI schema.
 
 Litestar documents what a handler declares (its ``raises``, its parameters' 400) but cannot see
-the middleware in front of it: the token check (401, only when ``web.token`` is set) and the
+the middleware in front of it: the token check (401, only when ``web.token`` is set, and 429 after
+too many wrong tokens) and the
 CSRF check (403, on every state-changing method). This plugin adds both to each API operation
 as its route is registered, so a client generated from the schema expects them. Handlers are
 copies owned by this app, so plugins' module-level handlers are not changed.
@@ -31,6 +32,9 @@ class ApiError:
 
 UNAUTHORIZED = ResponseSpec(ApiError, generate_examples=False,
                             description="No valid token: send 'Authorization: Bearer <web.token>'")
+THROTTLED = ResponseSpec(ApiError, generate_examples=False,
+                         description="Too many wrong tokens from this client (5 a minute): wait the Retry-After "
+                                     "seconds")
 CSRF_REFUSED = ResponseSpec(ApiError, generate_examples=False,
                             description="Sent by a page of another origin, or the CSRF check failed: send the "
                                         "csrftoken cookie's value as x-csrftoken (requests with the bearer token "
@@ -48,7 +52,7 @@ class MiddlewareErrorResponses(ReceiveRoutePlugin):
         if not isinstance(route, HTTPRoute) or not route.path.startswith(self.prefix):
             return
         for handler in route.route_handlers:
-            added: dict[int, ResponseSpec] = {401: UNAUTHORIZED} if self.token_required else {}
+            added: dict[int, ResponseSpec] = {401: UNAUTHORIZED, 429: THROTTLED} if self.token_required else {}
             if handler.http_methods & UNSAFE_METHODS:
                 added[403] = CSRF_REFUSED
             if added:

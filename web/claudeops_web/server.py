@@ -39,8 +39,10 @@ def web_command(app: App, host: str | None, port: int | None) -> None:
     auth = "token required" if settings.token else "no token (loopback only)"
     click.echo(f"claudeops dashboard on http://{_url_host(settings.host)}:{settings.port}/ ({auth}); Ctrl-C stops it",
                err=True)
+    # uvicorn's proxy_headers would take X-Forwarded-For from 127.0.0.1 as the client's address: any local
+    # process could reset its count of failed logins with every request, so only a configured proxy is trusted
     uvicorn.run(create_app(app), host=settings.host, port=settings.port, access_log=False,
-                log_level=app.config.core.log_level, lifespan="on")
+                log_level=app.config.core.log_level, lifespan="on", proxy_headers=settings.trust_proxy_headers)
 
 
 def _port_in_use(host: str, port: int) -> str | None:

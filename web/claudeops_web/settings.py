@@ -36,6 +36,10 @@ class WebSettings:
                                          "--tier, --trigger… (empty: this installation's `claudeops run`)")
     alert_token: str = setting("", "Bearer token alert senders use on POST /api/v1/alerts (empty: web.token; "
                                    "with neither set, every alert is refused)", secret=True)
+    trust_proxy_headers: bool = setting(False, "Take the client's address and scheme from X-Forwarded-For and "
+                                               "X-Forwarded-Proto sent from 127.0.0.1 (a reverse proxy on this "
+                                               "machine). Off: any local process could send them and reset its "
+                                               "count of failed logins")
 
 
 def is_loopback(host: str) -> bool:

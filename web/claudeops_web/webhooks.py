@@ -17,6 +17,7 @@ from litestar.datastructures import Headers
 from litestar.enums import ScopeType
 from litestar.exceptions import NotAuthorizedException
 
+from claudeops_web.throttle import LoginThrottle, client_address
 from claudeops_web.tokens import bearer_matches
 
 if TYPE_CHECKING:
@@ -33,18 +34,22 @@ def is_verified_webhook(scope: Scope) -> bool:
 class WebhookAuthMiddleware:
     """Outermost: on webhook paths, require the bearer token (or refuse all) and mark the request."""
 
-    def __init__(self, app: ASGIApp, paths: Iterable[str], tokens: Iterable[str]) -> None:
+    def __init__(self, app: ASGIApp, paths: Iterable[str], tokens: Iterable[str], throttle: LoginThrottle) -> None:
         self.app = app
         self.paths = frozenset(paths)
         self.tokens = [token for token in tokens if token]
+        self.throttle = throttle
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == ScopeType.HTTP and scope["path"] in self.paths:
             if not self.tokens:
                 raise NotAuthorizedException("alerts are refused: no token is configured (set web.alert_token, and "
                                              "send it as 'Authorization: Bearer <token>')")
+            client = client_address(scope)
+            self.throttle.refuse_if_throttled(client)  # a wrong token counts as a failed login does
             headers = Headers.from_scope(scope)  # compared as bytes: a token that is not ASCII is only wrong
             if not any(bearer_matches(headers, token) for token in self.tokens):
+                self.throttle.failed(client)
                 raise NotAuthorizedException("this endpoint needs 'Authorization: Bearer <web.alert_token>'")
             scope[VERIFIED] = True  # type: ignore[literal-required]
         await self.app(scope, receive, send)
