@@ -478,3 +478,29 @@ def test_a_jsonl_export_imports_like_a_folder(memory_app: LoadedApp, other_datab
     export_memories(tmp_path / "b-export", "dir", memory_app.clock.stamp())
 
     assert files(tmp_path / "b-export", "memories") == files(tmp_path / "a", "memories")
+
+
+@pytest.mark.postgres
+def test_sqlite_to_postgresql_and_back_keeps_every_field_and_history_entry(
+        memory_app: LoadedApp, load_memory_app: Callable[..., LoadedApp], other_database: Callable[[str], LoadedApp],
+        empty_postgres_url: str, tmp_path: Path) -> None:
+    stored = fill_varied_store(memory_app)
+    export_memories(tmp_path / "sqlite", "dir", memory_app.clock.stamp())
+    postgres = load_memory_app(CLAUDEOPS_DATABASE_URL=empty_postgres_url)
+    assert set(import_into(postgres, tmp_path / "sqlite").counts) == {"add"}
+    export_memories(tmp_path / "postgres", "dir", postgres.clock.stamp())
+    assert set(import_into(postgres, tmp_path / "sqlite").counts) == {"unchanged"}  # idempotent there too
+    back = other_database("again")
+    import_into(back, tmp_path / "postgres")
+    export_memories(tmp_path / "sqlite-again", "dir", back.clock.stamp())
+
+    assert len(files(tmp_path / "sqlite", "memories")) == len(stored)
+    assert files(tmp_path / "sqlite-again", "memories") == files(tmp_path / "postgres", "memories") == files(
+        tmp_path / "sqlite", "memories")  # every field, byte for byte (confidences, texts beyond ASCII, flags)
+    original, through, again = (files(tmp_path / name, "history") for name in ("sqlite", "postgres", "sqlite-again"))
+    assert original.keys() == through.keys() == again.keys()
+    for name, data in original.items():
+        changes = json.loads(data)["changes"]
+        via_postgres, home_again = json.loads(through[name])["changes"], json.loads(again[name])["changes"]
+        assert via_postgres[:-1] == changes and home_again[:-1] == via_postgres  # every entry, plus one import each
+        assert [entry["kind"] for entry in home_again[-2:]] == ["imported", "imported"]
