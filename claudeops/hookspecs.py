@@ -279,9 +279,9 @@ def describe_session(session_id: int) -> SessionDetail | None:
 
 @hookspec(firstresult=True)
 def service_statuses() -> list[ServiceStatus] | None:
-    """Every service some event has named, with its status and since when, sorted by service.
+    """Every service some finding has named, with its status and since when, sorted by service.
 
-    A service's status is the level of its latest event (``critical`` = down, ``warning`` =
+    A service's status is the level of its latest finding (``critical`` = down, ``warning`` =
     degraded, ``info`` = up; :data:`claudeops.notable.SERVICE_STATUS_OF_LEVEL`). The events
     plugin answers; notifications, the overview and ``/metrics`` ask, so they agree. ``None``
     (no plugin answers, e.g. events disabled) means nothing is known.
@@ -289,13 +289,14 @@ def service_statuses() -> list[ServiceStatus] | None:
 
 
 @hookspec(firstresult=True)
-def suppress_notification(service: str | None, kind: str) -> str | None:
+def suppress_notification(config: Config, service: str | None, kind: str, now: str) -> str | None:
     """A notification about ``service`` (``None``: about no service) of ``kind`` is about to be sent.
 
     Return a one-line reason to suppress it (it is recorded as suppressed with that reason,
     not sent), or ``None``. ``kind`` is the notification's routing tag (``outage``,
-    ``event``, ``session``, ``cooldown``, ``budget``, ``review``, ``digest``). Exists for
-    maintenance windows: a plugin that knows a service is paused answers here.
+    ``event``, ``session``, ``cooldown``, ``budget``, ``review``, ``digest``); ``now`` the
+    stored timestamp of the decision (a session's clock). Called with the store open. Exists for
+    maintenance windows: the inventory plugin answers for a paused service.
     """
 
 

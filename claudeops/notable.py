@@ -44,19 +44,20 @@ EVENT_KINDS = {
 
 
 SERVICE_STATUS_OF_LEVEL = {"critical": "down", "warning": "degraded", "info": "up"}
-"""A service's status is the level of its latest event: the one definition notifications, the
-overview and metrics share (the events plugin answers ``service_statuses`` with it)."""
+"""A service's status is the level of its latest finding (an event of kind :data:`FINDING`): the one
+definition notifications, the overview and metrics share (the events plugin answers
+``service_statuses`` with it). Other events naming a service say nothing about its health."""
 UNKNOWN_STATUS = "unknown"
-"""The status of a service no event has named yet."""
+"""The status of a service no finding has named yet."""
 
 
 @dataclass(frozen=True)
 class ServiceStatus:
     """Where a service stands: ``up``, ``degraded``, ``down`` (or ``unknown``), and since when.
 
-    ``since`` is when the service entered this status: the oldest event of the run of events
+    ``since`` is when the service entered this status: the oldest finding of the run of findings
     with this level that the latest belongs to (a repeat of "down" does not move it).
-    ``message`` and ``event_id`` are those of the latest event.
+    ``message`` and ``event_id`` are those of the latest finding.
     """
 
     service: str

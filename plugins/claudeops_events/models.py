@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee
 
-from claudeops import BaseModel, Migration, SessionRow, create_frozen_tables, redact_columns
+from claudeops import FINDING, BaseModel, Migration, SessionRow, add_column, create_frozen_tables, redact_columns
 
 TABLE = "events"
 INDEXES = (
@@ -25,6 +25,9 @@ class EventRow(BaseModel):
     service = peewee.TextField(null=True)
     message = peewee.TextField()
     created_at = peewee.TextField()
+    kind = peewee.TextField(null=True)
+    """What sort of happening (``claudeops.EVENT_KINDS``, or a plugin's own word); only a ``finding``
+    says where its service stands."""
 
     class Meta:
         table_name = TABLE
@@ -52,8 +55,17 @@ def _create_events(database: peewee.Database) -> None:
     create_frozen_tables(database, Event)
 
 
+def _add_kind(database: peewee.Database) -> None:
+    """Keep what sort of happening each event is, so a memory or cooldown warning that names a
+    service no longer reads as the service being degraded. Events stored before cannot be told
+    apart: those naming a service count as findings, so no service's status changes on upgrade."""
+    add_column(TABLE, "kind", peewee.TextField(null=True))(database)
+    database.execute_sql(f"UPDATE {TABLE} SET kind = '{FINDING}' WHERE service IS NOT NULL")
+
+
 MIGRATIONS = (
     Migration("0001_create_events", _create_events),
     # secrets out of messages stored before every path redacted them (issue 12 item 3)
     Migration("0002_redact_secrets", redact_columns(TABLE, "message")),
+    Migration("0003_add_kind", _add_kind),
 )

@@ -29,6 +29,7 @@ class EventRecord:
     service: str | None
     message: str
     created_at: str
+    kind: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -46,7 +47,7 @@ def store_event(event: NotableEvent) -> EventRecord:
     redaction = redact_secrets(event.message.strip())
     with db.atomic():
         row = EventRow.create(session=event.session_id, level=normalise_level(event.level), service=service,
-                              message=redaction.text, created_at=event.created_at)
+                              message=redaction.text, created_at=event.created_at, kind=event.kind)
         if redaction.changed:
             EventRow.create(session=event.session_id, level="warning", service=None, created_at=event.created_at,
                             message=redaction_warning(f"event #{row.id} before it was stored", redaction.kinds))
@@ -104,4 +105,4 @@ def _filtered(query: peewee.ModelSelect[EventRow], *, level: str | None = None, 
 
 
 def _record(row: EventRow) -> EventRecord:
-    return EventRecord(row.id, row.session_id, row.level, row.service, row.message, row.created_at)
+    return EventRecord(row.id, row.session_id, row.level, row.service, row.message, row.created_at, row.kind)

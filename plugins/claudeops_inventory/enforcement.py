@@ -8,6 +8,8 @@ not know to only read counts as a change) and names such a service
 the refusal is a warning event. A Docker Compose command that names no service acts on the whole
 project, so it is refused while any service is closed. Tier 1 and dry runs need no check: they
 change nothing at all. Reading is never refused: the agent still checks and reports.
+
+A service in maintenance also gets no notifications: the operator who paused it is working on it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from claudeops import WRITING_TOOLS, Pause, Session, command_refusal, paused_services, simple_commands
+from claudeops import (
+    WRITING_TOOLS,
+    Config,
+    Pause,
+    Session,
+    command_refusal,
+    from_timestamp,
+    is_paused,
+    paused_services,
+    simple_commands,
+)
 from claudeops import without_global_options as past_global_options
 
 _WORD_SPLIT = re.compile(r"""[\s;&|()<>`'"$=,:@/\\]+""")
@@ -47,6 +59,18 @@ def check_tool(session: Session, tool_name: str, tool_input: dict[str, Any]) -> 
     session.record_event("warning", f"maintenance blocked a change to {service} ({why}): {text[:200]}",
                          None if service == "every service" else service)
     return f"Refused by claudeops: `{text[:200]}` would change {service}, which {why}. {AFTER_REFUSAL}"
+
+
+def maintenance_silence(config: Config, service: str | None, now: str) -> str | None:
+    """Why a notification about ``service`` is not sent at ``now``: it is in maintenance (or ``None``).
+
+    Only notifications about a service are held back; a session's outcome, the digest or a spend
+    cap concern the fleet and still go out during a global pause.
+    """
+    if service is None:
+        return None
+    pause = is_paused(config, service, from_timestamp(now))
+    return None if pause is None else f"{service} is {pause.describe()}"
 
 
 def _closed_services(session: Session) -> dict[str, str]:

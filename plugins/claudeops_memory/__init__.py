@@ -131,5 +131,5 @@ def digest_lines(since: str, until: str) -> list[str]:
 
 
 @hookimpl
-def collect_metrics() -> list[Any]:
-    return figures.memory_metrics()
+def collect_metrics(config: Config) -> list[Any]:
+    return figures.memory_metrics(config.section(SECTION))

@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 from typing import Literal
 
-from claudeops import Marker, MarkerType, Session, directive_reason, find_directives, redact
+from claudeops import REVIEW_ITEM, Marker, MarkerType, Session, directive_reason, find_directives, redact
 from claudeops_memory import ledger, repository, upsert_store
 from claudeops_memory.citation import Citation, read_citation
 from claudeops_memory.judging import Judges
@@ -188,23 +188,32 @@ def handle_memory_marker(session: Session, marker: Marker) -> UpsertResult | Lit
         _report_weakened(session, result.replaced, result.memory, "replaced by")
     for weakened in result.contradicted:
         _report_weakened(session, weakened, result.memory, "contradicted by")
+    if result.unsure_of is not None:
+        session.record_event(
+            "info", f"memory #{result.memory.id} ({result.memory.observation!r}) stored beside memory "
+                    f"#{result.unsure_of.id} ({result.unsure_of.observation!r}): the judge was unsure whether they "
+                    "state the same fact", service=result.memory.service, kind=REVIEW_ITEM)
     return result
 
 
 def _report_weakened(session: Session, weakened: MemoryRecord, by: MemoryRecord, how: str) -> None:
+    """A warning event, and a review item: the change waits in the review queue for an operator."""
     state = "" if weakened.active else "; deactivated"
     session.record_event(
         "warning", f"memory #{weakened.id} ({weakened.observation!r}) {how} memory #{by.id} "
-                   f"({by.observation!r}): confidence now {weakened.confidence}{state}", service=weakened.service)
+                   f"({by.observation!r}): confidence now {weakened.confidence}{state}", service=weakened.service,
+        kind=REVIEW_ITEM)
 
 
 def _hold_back(session: Session, observation: Observation, settings: MemorySettings,
                reason: str) -> UpsertResult | Literal[False]:
     """Store an instruction-like observation inactive and flagged, and say so as a warning event."""
     result = hold_back_observation(observation, settings, reason)
-    what = "already held back as" if result.action == "repeated" else "stored inactive as"
+    repeated = result.action == "repeated"
+    what = "already held back as" if repeated else "stored inactive as"
     session.record_event("warning", f"memory marker held back for an operator ({reason}): {what} memory "
-                                    f"#{result.memory.id}, which no session is shown until an operator activates it")
+                                    f"#{result.memory.id}, which no session is shown until an operator activates it",
+                         kind=None if repeated else REVIEW_ITEM)
     return False if result.action == "repeated" else result
 
 

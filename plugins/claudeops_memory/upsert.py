@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from claudeops import db
 from claudeops_memory import flags, history, upsert_store
@@ -104,13 +104,15 @@ class UpsertResult:
     for an observation held back, ``flagged`` (a new inactive memory) or ``repeated`` (already flagged).
 
     ``replaced`` is the memory a ``(replaces #N)`` citation weakened; ``contradicted`` the ones a
-    judge found the observation contradicts.
+    judge found the observation contradicts; ``unsure_of`` the candidate a judge was unsure about,
+    beside which the observation was stored and flagged for review.
     """
 
     action: str
     memory: MemoryRecord
     contradicted: tuple[MemoryRecord, ...] = field(default=())
     replaced: MemoryRecord | None = None
+    unsure_of: MemoryRecord | None = None
 
 
 @dataclass(frozen=True)
@@ -201,8 +203,9 @@ def _write_judged(observation: Observation, settings: MemorySettings, candidates
         if unsure is None:
             result = _store_new(observation, settings)
         else:
-            result = _store_new(observation, settings, decision=judged[unsure.id].decision, related=unsure.id,
+            stored = _store_new(observation, settings, decision=judged[unsure.id].decision, related=unsure.id,
                                 needs_review=True)
+            result = replace(stored, unsure_of=unsure)
     weakened = []
     for candidate in candidates:
         if judged[candidate.id].relation != "contradict":
@@ -213,7 +216,7 @@ def _write_judged(observation: Observation, settings: MemorySettings, candidates
                                   after=change.after, decision=judged[candidate.id].decision,
                                   related=result.memory.id, needs_review=True)
             weakened.append(change.after)
-    return UpsertResult(result.action, result.memory, tuple(weakened))
+    return replace(result, contradicted=tuple(weakened))
 
 
 def _store_new(observation: Observation, settings: MemorySettings, *, decision: Decision = history.NO_DECISION,

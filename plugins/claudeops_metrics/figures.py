@@ -148,7 +148,7 @@ def marker_family() -> Metric:
 
 
 def service_families(statuses: list[ServiceStatus]) -> list[Metric]:
-    counts = GaugeMetricFamily("claudeops_services", "Services by status: the level of each one's latest event",
+    counts = GaugeMetricFamily("claudeops_services", "Services by status: the level of each one's latest finding",
                                labels=["status"])
     for state in SERVICE_STATES:
         counts.add_metric([state], sum(1 for status in statuses if status.status == state))

@@ -81,7 +81,7 @@ def after_session(session: Session, outcome: Outcome) -> None:
                  *_event_decisions(session.recorded_events, facts, settings)]
     if (what := _session_outcome(session.tier, outcome.status)) in settings.sessions:
         decisions.append((session_notice(facts, what, outcome.reason), None))
-    send_all(decisions, targets, settings, session.hook, now)
+    send_all(decisions, targets, session, now)
 
 
 def after_run(run: Run, outcome: RunOutcome) -> None:
@@ -99,7 +99,7 @@ def after_run(run: Run, outcome: RunOutcome) -> None:
         decisions.append((refusal_notice(outcome.refused, session_id), None))
     if (digest := digest_decision(run, settings)) is not None:
         decisions.append(digest)
-    send_all(decisions, targets, settings, run.hook, now)
+    send_all(decisions, targets, run, now)
 
 
 def _session_outcome(tier: int, status: str) -> str:
@@ -125,7 +125,14 @@ def _outage_decisions(session: Session, facts: SessionFacts, settings: NotifySet
         news = outages.observe(status, EVENT_THRESHOLDS[settings.events], now,
                                timedelta(minutes=settings.flap_minutes))
         if news is not None:
-            yield outage_notice(news, facts), news.suppressed
+            yield outage_notice(news, facts), None if _never_told(news) else news.suppressed
+
+
+def _never_told(news: outages.OutageNews) -> bool:
+    """A repeat of an open outage whose message reached no one yet (held back while the service was in
+    maintenance, or every delivery failed): it is sent now rather than kept quiet as a duplicate."""
+    return (news.what == outages.PROBLEM and news.suppressed is not None
+            and repository.last_delivered(news.fingerprint, news.outage.opened_at) is None)
 
 
 def _statuses(session: Session) -> dict[str, ServiceStatus]:
@@ -149,21 +156,25 @@ def _event_decisions(events: Iterable[Any], facts: SessionFacts, settings: Notif
             yield review_notice(event), None
 
 
-def send_all(decisions: list[Decision], targets: list[Target], settings: NotifySettings, hook: Any,
-             now: str) -> None:
-    """Record every decision and send the ones not suppressed, all within ``notify.max_seconds``."""
+def send_all(decisions: list[Decision], targets: list[Target], source: Session | Run, now: str) -> None:
+    """Record every decision and send the ones not suppressed, all within ``notify.max_seconds``.
+
+    ``source`` is the session or run the decisions come from: its configuration and plugins.
+    """
+    settings: NotifySettings = source.config.section(SECTION)
     deadline = time.monotonic() + settings.max_seconds
     for notice, suppressed in decisions:
         try:
-            _send_one(notice, suppressed, targets, settings, hook, now, deadline)
+            _send_one(notice, suppressed, targets, source, now, deadline)
         except Exception as exc:  # a notification never fails a session
             log.error("notification %r: %s: %s", notice.title, type(exc).__name__, exc)
 
 
-def _send_one(notice: Notice, suppressed: str | None, targets: list[Target], settings: NotifySettings, hook: Any,
-              now: str, deadline: float) -> None:
+def _send_one(notice: Notice, suppressed: str | None, targets: list[Target], source: Session | Run, now: str,
+              deadline: float) -> None:
+    settings: NotifySettings = source.config.section(SECTION)
     receivers = [target for target in targets if target.receives(notice.kind)]
-    reason = (suppressed or _repeat(notice, settings, now) or _held_by_plugin(hook, notice)
+    reason = (suppressed or _repeat(notice, settings, now) or _held_by_plugin(source, notice, now)
               or (None if receivers else f"no notify URL takes '{notice.kind}' notifications (see their tags)"))
     if reason is not None:
         repository.record(notice, now, repository.SUPPRESSED, reason)
@@ -192,9 +203,10 @@ def _repeat(notice: Notice, settings: NotifySettings, now: str) -> str | None:
             f"back for notify.repeat_hours ({settings.repeat_hours:g} h)")
 
 
-def _held_by_plugin(hook: Any, notice: Notice) -> str | None:
+def _held_by_plugin(source: Session | Run, notice: Notice, now: str) -> str | None:
     try:
-        reason = hook.suppress_notification(service=notice.service, kind=notice.kind)
+        reason = source.hook.suppress_notification(config=source.config, service=notice.service,
+                                                    kind=notice.kind, now=now)
     except PluginError as exc:  # a broken check must not silence the operator's alerts
         log.error("%s; sending the notification anyway", exc)
         return None

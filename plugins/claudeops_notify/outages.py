@@ -1,6 +1,6 @@
 """One outage, one message: a service's trouble is followed from its first report to its recovery.
 
-A service's status is what the ``service_statuses`` hook says (the level of its latest event:
+A service's status is what the ``service_statuses`` hook says (the level of its latest finding:
 critical = down, warning = degraded, info = up). After each session, every service the
 session's findings named is looked at, and its outage (at most one open per service) moves:
 
@@ -8,7 +8,9 @@ session's findings named is looked at, and its outage (at most one open per serv
 the service is now            what happens
 ============================  ==============================================================
 down/degraded, no outage      an outage opens: **one "down" (or "degraded") message**
-down/degraded, same as open   a repeat: suppressed as a duplicate of the open outage
+down/degraded, same as open   a repeat: suppressed as a duplicate of the open outage (unless no
+                              message about it reached anyone yet: held back by a maintenance
+                              window or failed, it is sent now)
 down ↔ degraded while open    the outage's condition changes: one "now down/degraded" message
 down/degraded again, within   the outage that just recovered is re-opened, not a new one:
 ``flap_minutes`` of recovery  **flapping**. The first return sends one "flapping" message;

@@ -1,4 +1,4 @@
-"""A service's status is the level of its latest event, and since when: the ``service_statuses`` hook."""
+"""A service's status is the level of its latest finding, and since when: the ``service_statuses`` hook."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from claudeops import App, NotableEvent
+from claudeops import COOLDOWN_REFUSED, FINDING, App, NotableEvent
 
 BUILTINS = ("claudeops.environment", "claudeops.escalation", "claudeops_events")
 
@@ -21,8 +21,8 @@ def app(claudeops_app: App) -> App:
     return claudeops_app
 
 
-def record(app: App, level: str, service: str | None, at: str, message: str = "m") -> None:
-    app.hook.record_event(event=NotableEvent(level, message, at, service))
+def record(app: App, level: str, service: str | None, at: str, message: str = "m", kind: str | None = FINDING) -> None:
+    app.hook.record_event(event=NotableEvent(level, message, at, service, kind=kind))
 
 
 def test_status_is_the_latest_events_level_since_the_run_of_that_level_began(app: App) -> None:
@@ -37,6 +37,15 @@ def test_status_is_the_latest_events_level_since_the_run_of_that_level_began(app
         ("caddy", "up", "2026-01-01T04:00:00Z", "2026-01-01T04:00:00Z", "recovered"),
         ("jellyfin", "down", "2026-01-01T01:00:00Z", "2026-01-01T02:00:00Z", "still down"),
     ]
+
+
+def test_events_that_are_not_findings_leave_the_status_alone(app: App) -> None:
+    record(app, "info", "jellyfin", "2026-01-01T00:00:00Z", "answers 200")
+    record(app, "warning", "jellyfin", "2026-01-01T01:00:00Z", "memory #3 contradicted by memory #9", kind=None)
+    record(app, "warning", "jellyfin", "2026-01-01T02:00:00Z", "cooldown blocked restart", kind=COOLDOWN_REFUSED)
+    record(app, "critical", "nextcloud", "2026-01-01T03:00:00Z", "refused", kind=None)
+    [status] = app.hook.service_statuses()
+    assert (status.service, status.status, status.message) == ("jellyfin", "up", "answers 200")
 
 
 def test_a_flap_starts_a_new_since(app: App) -> None:

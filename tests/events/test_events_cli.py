@@ -8,14 +8,14 @@ import pytest
 from claudeops_events.repository import store_event
 
 from claudeops.clock import now_timestamp, to_timestamp, utc_now
-from claudeops.notable import NotableEvent
+from claudeops.notable import FINDING, NotableEvent
 
 
 @pytest.fixture
 def app(claudeops_app, make_session):
     """The suite's app with three events: two of a session, just now, and an operator's from 2020."""
     session = make_session(tier=2)
-    store_event(NotableEvent("critical", "nextcloud down", now_timestamp(), "nextcloud", session.id))
+    store_event(NotableEvent("critical", "nextcloud down", now_timestamp(), "nextcloud", session.id, FINDING))
     store_event(NotableEvent("warning", "jellyfin slow", now_timestamp(), "jellyfin", session.id))
     store_event(NotableEvent("info", "operator reset sonarr", "2020-01-01T00:00:00Z", "sonarr"))
     return claudeops_app
@@ -42,7 +42,7 @@ def test_list_filters_by_level_service_and_since(app, invoke_cli):
 def test_list_json_is_an_array_of_event_objects(app, invoke_cli):
     events = json.loads(invoke_cli("events", "list", "--json", "--service", "nextcloud").output)
     assert events == [{"id": 1, "session_id": 1, "level": "critical", "service": "nextcloud",
-                       "message": "nextcloud down", "created_at": events[0]["created_at"]}]
+                       "message": "nextcloud down", "created_at": events[0]["created_at"], "kind": "finding"}]
     assert events[0]["created_at"] <= to_timestamp(utc_now())
 
 

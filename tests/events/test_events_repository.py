@@ -27,7 +27,7 @@ def add(level: str, message: str, created_at: str, service: str | None = None, s
 
 def test_the_migration_creates_the_table_with_indexes_for_the_dashboard_filters(app):
     columns = {column.name: column for column in db.get_columns("events")}
-    assert list(columns) == ["id", "session_id", "level", "service", "message", "created_at"]
+    assert list(columns) == ["id", "session_id", "level", "service", "message", "created_at", "kind"]
     assert columns["session_id"].null and columns["service"].null and not columns["message"].null
     indexed = {tuple(index.columns) for index in db.get_indexes("events")}
     assert {("created_at", "id"), ("level", "created_at"), ("service", "created_at"), ("session_id",)} <= indexed
@@ -150,3 +150,24 @@ def test_a_since_beyond_what_a_datetime_holds_is_a_one_line_error_not_an_overflo
                                                 ("9999-12-31T23:59:59Z", "9999-12-31T23:59:59Z")])
 def test_the_edges_of_the_range_are_still_accepted(text, expected):
     assert parse_since(text, NOW) == expected
+
+
+def test_an_upgrade_counts_the_events_stored_before_as_findings_so_no_status_changes(tmp_path):
+    from claudeops.app import App
+    from claudeops.store import apply_migrations, close_store, portable_sql
+
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path)}, entry_points=False,
+                   builtins=("claudeops.environment", "claudeops_events"))
+    app.open_store(migrate=False)
+    try:
+        apply_migrations([(owner, [step for step in steps if step.name != "0003_add_kind"])
+                          for owner, steps in app.migrations])
+        for level, service in (("critical", "jellyfin"), ("warning", None)):
+            db.execute_sql(portable_sql("INSERT INTO events (level, service, message, created_at) "
+                                        "VALUES (?, ?, 'before', '2026-01-01T00:00:00Z')"), (level, service))
+        assert [(done.owner, done.name) for done in apply_migrations(app.migrations)] == [("events", "0003_add_kind")]
+        assert [(event.service, event.kind) for event in list_events()] == [(None, None), ("jellyfin", "finding")]
+        [status] = app.hook.service_statuses()
+        assert (status.service, status.status) == ("jellyfin", "down")
+    finally:
+        close_store()

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from prometheus_client.parser import text_string_to_metric_families
+
 from claudeops import hookimpl
+from claudeops.runner.chain import RunRequest, run_chain
+from claudeops.runner.script import ScriptTransport
 
 
 def status(client) -> dict[str, Any]:
@@ -17,7 +21,7 @@ def status(client) -> dict[str, Any]:
 def test_an_empty_install_says_nothing_ran_yet(claudeops_app, dashboard):
     assert status(dashboard(claudeops_app)) == {
         "last_run": None, "services_up": 0, "services_degraded": 0, "services_down": 0, "down": [], "degraded": [],
-        "items_to_review": None}
+        "items_to_review": 0}
 
 
 def test_the_last_run_its_status_and_age_and_the_services(replayed_series, dashboard):
@@ -28,6 +32,21 @@ def test_the_last_run_its_status_and_age_and_the_services(replayed_series, dashb
     statuses = replayed_series.hook.service_statuses()
     assert body["services_degraded"] == sum(1 for item in statuses if item.status == "degraded")
     assert "nextcloud" in body["degraded"] and body["down"] == []
+
+
+def test_items_to_review_counts_the_memory_review_queue(claudeops_app, claudeops_clock, dashboard):
+    for text in ("[MEMORY:timing:jellyfin] needs 60s to start after a restart",
+                 "[MEMORY:timing:jellyfin] needs 90s to start after a restart (replaces #1)"):
+        transport = ScriptTransport([text])
+        run_chain(claudeops_app, RunRequest(tier=1, clock=claudeops_clock,
+                                            transport_factory=lambda _tier, script=transport: script))
+        claudeops_clock.advance(minutes=30)
+    client = dashboard(claudeops_app)
+    assert status(client)["items_to_review"] == 1
+    families = text_string_to_metric_families(client.get("/metrics").text)
+    gauges = {sample.labels["why"]: sample.value for family in families if family.name == "claudeops_review_items"
+              for sample in family.samples}
+    assert gauges == {"contradiction": 0, "replacement": 1, "unsure": 0, "duplicates": 0}
 
 
 def test_items_to_review_is_what_a_plugin_reports(make_claudeops_app, dashboard):

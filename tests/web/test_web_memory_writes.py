@@ -46,6 +46,20 @@ def test_a_page_request_whose_json_body_is_not_utf8_is_a_400_in_the_flash_area(c
     assert stored_ids() == [kept]
 
 
+@pytest.mark.parametrize("observation", [b"caf%E9+au+lait", b"caf\xe9 au lait"], ids=["percent-encoded", "raw"])
+@pytest.mark.parametrize("path", ["/memories", "/memories/{id}/edit"])
+def test_a_form_field_that_is_not_utf8_is_refused_with_the_one_message(client, path, observation):
+    kept = add("Takes 60s to start")
+    body = b"category=timing&service=jellyfin&confidence=0.5&observation=" + observation
+    response = client.post(path.format(id=kept), content=body,
+                           headers={"content-type": "application/x-www-form-urlencoded"})
+    assert response.status_code == 400
+    assert "the form field &#39;observation&#39; is not UTF-8 text (byte 0xe9 at offset 3); send it encoded as " \
+           "UTF-8" in response.text
+    with db.connection_context():
+        assert [memory.observation for memory in repository.list_memories()] == ["Takes 60s to start"]
+
+
 def test_bulk_delete_through_the_api_is_all_or_nothing(client):
     kept = add("Takes 60s to start")
     response = client.post("/api/v1/memories/delete", json={"ids": [kept, 99999]})

@@ -24,7 +24,7 @@ import pytest
 from fake_api import FakeAPI, Reply, bash, hang
 
 from claudeops.app import App
-from claudeops.notable import NotableEvent
+from claudeops.notable import FINDING, NotableEvent
 from claudeops.runner.lock import RunLock
 from claudeops.store import close_store, db
 
@@ -247,7 +247,7 @@ def record(store: App, level: str, service: str, message: str) -> None:
     from claudeops import now_timestamp
 
     with db.connection_context():
-        store.hook.record_event(event=NotableEvent(level, message, now_timestamp(), service, None))
+        store.hook.record_event(event=NotableEvent(level, message, now_timestamp(), service, None, FINDING))
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])

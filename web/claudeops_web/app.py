@@ -27,6 +27,7 @@ from claudeops_web import assets, auth
 from claudeops_web.context import WebContext
 from claudeops_web.contributions import collect_contributions
 from claudeops_web.csrf import CSRFUnlessBearerMiddleware, csrf_config, load_or_create_secret
+from claudeops_web.forms import refuse_undecodable_form
 from claudeops_web.hosts import LoopbackHostMiddleware, MalformedHostGuard
 from claudeops_web.openapi import MiddlewareErrorResponses
 from claudeops_web.rendering import handle_http_exception, handle_internal_error, handle_undecodable_body
@@ -71,6 +72,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
                     DefineMiddleware(CSRFUnlessBearerMiddleware, config=csrf_config(secret), token=settings.token)],
         dependencies={"web": Provide(lambda: web, use_cache=True, sync_to_thread=False)},
         exception_handlers=_exception_handlers(),
+        before_request=refuse_undecodable_form,
         openapi_config=OpenAPIConfig(title="claudeops dashboard API", version=__version__, path=SCHEMA_PATH,
                                      render_plugins=[JsonRenderPlugin(), YamlRenderPlugin()]),
         lifespan=[partial(background_tasks, web)],

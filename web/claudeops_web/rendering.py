@@ -28,7 +28,7 @@ from litestar.status_codes import HTTP_409_CONFLICT, HTTP_500_INTERNAL_SERVER_ER
 from litestar.types import RouteHandlerType
 from litestar.utils.scope.state import ScopeState
 
-from claudeops import is_locked, storage_problem
+from claudeops import bytes_problem, is_locked, storage_problem
 from claudeops_web.auth import login_location
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,8 @@ API_PREFIX = "/api/"
 VARY = {"Vary": "HX-Request"}
 CHANGED_EVENT_HEADER = "HX-Trigger"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+ENCODE_AS_UTF8 = "send it encoded as UTF-8"
+"""What a 400 about a body that is not UTF-8 asks of the client."""
 RETRY_AFTER_SECONDS = 5
 """What a request refused because the database was locked is told to wait: about one busy timeout."""
 BUSY = ("the database is locked by another process (a run recording its session, or an open sqlite3 shell); "
@@ -160,14 +162,14 @@ def handle_undecodable_body(request: Request[Any, Any, Any], exc: UnicodeDecodeE
 
     Litestar decodes a JSON body only when the handler asks for it, and lets the decoder's
     ``UnicodeDecodeError`` escape; any other ``UnicodeDecodeError`` is still a bug of ours (500).
+    The wording is :func:`claudeops.bytes_problem`'s, as for every other path (forms:
+    :mod:`claudeops_web.forms`).
     """
     body = ScopeState.from_scope(request.scope).body
-    if isinstance(body, bytes) and exc.object and exc.object in body:
-        offset = body.find(exc.object) + exc.start
-        problem = ValidationException(f"the request body is not UTF-8 text (byte 0x{body[offset]:02x} at offset "
-                                      f"{offset}); send it encoded as UTF-8")
-        return handle_http_exception(request, problem)
-    return handle_internal_error(request, exc)
+    problem = bytes_problem(body) if isinstance(body, bytes) else None
+    if problem is None:
+        return handle_internal_error(request, exc)
+    return handle_http_exception(request, ValidationException(f"the request body is {problem}; {ENCODE_AS_UTF8}"))
 
 
 @contextmanager

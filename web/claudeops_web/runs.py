@@ -19,19 +19,19 @@ from typing import Annotated, Any
 from litestar import Response, post
 from litestar.di import NamedDependency
 from litestar.exceptions import HTTPException, NotFoundException, ServiceUnavailableException, ValidationException
-from litestar.params import FromPath, JSONBody, Parameter, URLEncodedBody
+from litestar.params import FromPath, JSONBody, Parameter
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 from litestar.status_codes import HTTP_409_CONFLICT
 
 from claudeops import LaunchError, RunBusy, RunOrder, StopRefused, db, service_name, start_run, stop_session
 from claudeops_web.context import WebContext
+from claudeops_web.forms import FormData
 from claudeops_web.rendering import page
 
 MAX_INSTRUCTION = 2000
 """An instruction is a request, not a document: longer text is refused rather than cut."""
 
-FormData = URLEncodedBody[dict[str, Any]]
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,18 @@ from typing import Any
 
 from claudeops_web import OverviewCard
 from claudeops_web.context import WebContext
+from claudeops_web.forms import FormData
 from claudeops_web.rendering import page
 from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
-from litestar.params import FromPath, URLEncodedBody
+from litestar.params import FromPath
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 
 from claudeops import db, end_pauses, parse_duration, pause_service, utc_now
 from claudeops_inventory.web.board import board, card_context
 
-FormData = URLEncodedBody[dict[str, Any]]
 PAUSE_CHOICES = (("30m", "30 minutes"), ("1h", "1 hour"), ("2h", "2 hours"), ("4h", "4 hours"), ("8h", "8 hours"),
                  ("1d", "1 day"))
 MAX_PAUSE = timedelta(days=30)

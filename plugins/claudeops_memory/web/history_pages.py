@@ -13,12 +13,13 @@ from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
 
 from claudeops_web.context import WebContext
+from claudeops_web.forms import FormData
 from claudeops_web.pagination import Page
 from claudeops_web.rendering import operator_errors, page
 from litestar import get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
-from litestar.params import FromPath, QueryParameter, URLEncodedBody
+from litestar.params import FromPath, QueryParameter
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 
@@ -27,8 +28,6 @@ from claudeops_memory import history, ledger, repository, undo
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.web import forms
 from claudeops_memory.web.timeline import confidence_timeline
-
-FormData = URLEncodedBody[dict[str, Any]]
 
 
 def _settings(web: WebContext) -> MemorySettings:

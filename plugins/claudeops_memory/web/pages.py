@@ -15,12 +15,13 @@ from urllib.parse import urlencode
 
 from claudeops_web import OverviewCard, SessionPanel
 from claudeops_web.context import WebContext
+from claudeops_web.forms import FormData
 from claudeops_web.pagination import Page
 from claudeops_web.rendering import CHANGED_EVENT_HEADER, changed, operator_errors, page, wants_fragment
 from litestar import Response, delete, get, post, put
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
-from litestar.params import FromPath, JSONBody, QueryParameter, URLEncodedBody
+from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 
@@ -37,7 +38,6 @@ from claudeops_memory.web import forms
 CHANGED = "memories-changed"
 """The htmx event every write fires; the table listens for it and reloads with its filters."""
 
-FormData = URLEncodedBody[dict[str, Any]]
 
 
 def _settings(web: WebContext) -> MemorySettings:

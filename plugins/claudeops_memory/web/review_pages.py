@@ -13,11 +13,12 @@ from urllib.parse import urlencode
 
 from claudeops_web import OverviewCard
 from claudeops_web.context import WebContext
+from claudeops_web.forms import FormData
 from claudeops_web.rendering import operator_errors, page
 from litestar import get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import ValidationException
-from litestar.params import QueryParameter, URLEncodedBody
+from litestar.params import QueryParameter
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 
@@ -26,7 +27,6 @@ from claudeops_memory import review, sync_conflicts
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.web import forms
 
-FormData = URLEncodedBody[dict[str, Any]]
 REVIEW_PATH = "/review"
 """Not under /memories: the sidebar marks an entry current for every path below its own."""
 DONE = ("accept", "revert", "merge", "keep-both", "resolve")
