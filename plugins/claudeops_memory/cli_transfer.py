@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from claudeops import App, UsageProblem, counted, now_timestamp, open_store_or_fail, pass_app
+from claudeops import REVIEW_ITEM, App, NotableEvent, UsageProblem, counted, now_timestamp, open_store_or_fail, pass_app
 from claudeops_memory.cli_history import settings_of
 from claudeops_memory.export import FORMATS, ExportProblem, export_memories
 from claudeops_memory.importing import OUTCOMES, BadFiles, ImportOutcome, Planned, import_memories
@@ -77,6 +77,7 @@ def import_command(app: App, path: Path, dry_run: bool) -> None:
             click.echo(problem, err=True)
         raise UsageProblem(f"{counted(len(bad.problems), 'file')} cannot be imported; nothing was imported") from None
     _report_redactions(app, outcome)
+    _report_conflicts(app, outcome, path)
     if dry_run:
         for planned in outcome.plan:
             if (line := _dry_run_line(planned)) is not None:
@@ -93,6 +94,17 @@ def _report_redactions(app: App, outcome: ImportOutcome) -> None:
     if not outcome.dry_run:
         warn_if_redacted(lambda event: app.hook.record_event(event=event), kinds,
                          f"memories imported from {counted(len(outcome.redacted), 'file')}")
+
+
+def _report_conflicts(app: App, outcome: ImportOutcome, path: Path) -> None:
+    """New sync conflicts joined the review queue: a ``review_item`` event, as every new review item is."""
+    if outcome.dry_run or not outcome.counts["conflict"]:
+        return
+    conflicts = counted(outcome.counts["conflict"], "memory", "memories")
+    app.hook.record_event(event=NotableEvent(
+        "warning", f"import from {path}: {conflicts} changed both here and in the files since they last agreed "
+                   "wait in the review queue as sync conflicts (ours kept until an operator decides)",
+        now_timestamp(), kind=REVIEW_ITEM))
 
 
 VERBS = {"add": "would add", "update": "would update", "conflict": "would hold for review",

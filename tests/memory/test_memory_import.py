@@ -311,7 +311,9 @@ def test_a_memory_changed_on_both_sides_goes_to_the_review_queue(memory_app: Loa
                                                                 other_database: Callable[[str], LoadedApp],
                                                                 back_home: Callable[[], LoadedApp],
                                                                 tmp_path: Path, invoke_cli) -> None:
-    ours, theirs = _conflict(memory_app, other_database, back_home, tmp_path)
+    ours, theirs, home = _conflict(memory_app, other_database, back_home, tmp_path)
+    log = EventLog()
+    home.app.pm.register(log, name="event-log")
 
     result = invoke_cli("memories", "import", str(tmp_path / "theirs"))
     again = invoke_cli("memories", "import", str(tmp_path / "theirs"))
@@ -327,12 +329,14 @@ def test_a_memory_changed_on_both_sides_goes_to_the_review_queue(memory_app: Loa
     assert f"claudeops memories review resolve {item.conflict.id} theirs | resolve {item.conflict.id} ours | " \
            f"resolve {item.conflict.id} both" in listing.output  # type: ignore[union-attr]
     assert theirs.uid == ours.uid
+    [event] = log.events  # told once: the second import found it waiting already
+    assert (event.kind, event.level) == ("review_item", "warning") and "1 memory changed both here" in event.message
 
 
 def _conflict(memory_app: LoadedApp, other_database: Callable[[str], LoadedApp], back_home: Callable[[], LoadedApp],
-              tmp_path: Path) -> tuple[repository.MemoryRecord, repository.MemoryRecord]:
+              tmp_path: Path) -> tuple[repository.MemoryRecord, repository.MemoryRecord, LoadedApp]:
     """A memory exported by A into B, then changed in both; B's version exported to ``tmp_path/theirs``; A's
-    database is the one open again."""
+    database is the one open again (the app returned last)."""
     memory = memory_app.remember("Takes 60s to start after restart", service="jellyfin")
     export_memories(tmp_path / "shared", "dir", memory_app.clock.stamp())
     other = other_database("b")
@@ -340,16 +344,16 @@ def _conflict(memory_app: LoadedApp, other_database: Callable[[str], LoadedApp],
     [copy] = repository.list_memories()
     repository.update_memory(copy.id, observation="Takes 120s to start after restart")
     export_memories(tmp_path / "theirs", "dir", other.clock.stamp())
-    back_home()
+    home = back_home()
     repository.update_memory(memory.id, observation="Takes 90s to start after restart")
-    return repository.get_memory(memory.id), copy  # type: ignore[return-value]
+    return repository.get_memory(memory.id), copy, home  # type: ignore[return-value]
 
 
 def test_taking_theirs_makes_ours_their_version_with_their_history(memory_app: LoadedApp,
                                                                   other_database: Callable[[str], LoadedApp],
                                                                   back_home: Callable[[], LoadedApp],
                                                                   tmp_path: Path) -> None:
-    ours, _ = _conflict(memory_app, other_database, back_home, tmp_path)
+    ours, _, _ = _conflict(memory_app, other_database, back_home, tmp_path)
     import_into(memory_app, tmp_path / "theirs")
     [conflict] = sync_conflicts.open_conflicts()
 
@@ -366,7 +370,7 @@ def test_keeping_ours_keeps_it_and_the_same_files_raise_no_new_conflict(memory_a
                                                                         other_database: Callable[[str], LoadedApp],
                                                                         back_home: Callable[[], LoadedApp],
                                                                         tmp_path: Path) -> None:
-    ours, _ = _conflict(memory_app, other_database, back_home, tmp_path)
+    ours, _, _ = _conflict(memory_app, other_database, back_home, tmp_path)
     import_into(memory_app, tmp_path / "theirs")
     [conflict] = sync_conflicts.open_conflicts()
 
@@ -384,7 +388,7 @@ def test_keeping_both_adds_theirs_as_a_memory_of_its_own(memory_app: LoadedApp,
                                                          other_database: Callable[[str], LoadedApp],
                                                          back_home: Callable[[], LoadedApp],
                                                          tmp_path: Path) -> None:
-    ours, theirs = _conflict(memory_app, other_database, back_home, tmp_path)
+    ours, theirs, _ = _conflict(memory_app, other_database, back_home, tmp_path)
     import_into(memory_app, tmp_path / "theirs")
     [conflict] = sync_conflicts.open_conflicts()
 
