@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
 from typing import Any
 
 from claudeops import db, portable_sql
@@ -24,12 +23,16 @@ from claudeops_memory import history, sync_state, upsert_store
 from claudeops_memory.flags import MemoryFlag
 from claudeops_memory.history import IMPORT, Actor, Decision
 from claudeops_memory.import_files import Incoming
-from claudeops_memory.models import CHANGE_COLUMNS, Memory, MemoryDecay, MemoryRecord
+from claudeops_memory.models import Memory, MemoryDecay, MemoryRecord
 from claudeops_memory.portable import Document, PortableMemory, entry_identity, local_snapshot, session_here
 
 _MEMORY_COLUMNS = ("service", "category", "observation", "confidence", "active", "created_at", "updated_at",
                    "session_id", "tier", "uid")
-_CHANGE_INSERTED = CHANGE_COLUMNS[1:]
+_CHANGE_INSERTED = ("memory_id", "changed_at", "kind", "actor", "session_id", "tier", "decided_by", "certainty",
+                    "reason", "related_memory_id", "refers_to", "needs_review", "old_confidence", "new_confidence",
+                    "old_active", "new_active", "old_observation", "new_observation", "old_updated_at",
+                    "new_updated_at", "snapshot")
+"""The ``memory_changes`` columns an import writes, in the order of the rows it builds as tuples."""
 
 
 def _insert(table: str, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> None:
@@ -66,15 +69,14 @@ def add_memories(items: Sequence[Incoming], sessions: dict[int, str], now: str, 
     """
     if not items:
         return {}
-    rows, origins = [], []
+    rows, synced = [], []
     for item in items:
         memory = item.memory.memory
         session_id, origin = _session(memory["provenance"], sessions)
         rows.append((memory["service"], memory["category"], memory["observation"], memory["confidence"],
                      int(memory["active"]), memory["created_at"], memory["updated_at"], session_id,
                      memory["provenance"]["tier"], item.memory.uid))
-        if origin is not None:
-            origins.append((item.memory.uid, origin))
+        synced.append((item.memory.uid, item.memory.state_hash, origin))
     _insert("memories", _MEMORY_COLUMNS, rows)
     ids = {uid: memory_id for uid, memory_id in sync_state.select_in(
         "SELECT uid, id FROM memories", "uid", [item.memory.uid for item in items])}
@@ -84,9 +86,7 @@ def add_memories(items: Sequence[Incoming], sessions: dict[int, str], now: str, 
     _insert("memory_decay", ("memory_id", "base_updated_at", "weeks_applied"),
             [(ids[item.memory.uid], item.memory.memory["updated_at"], item.memory.memory["decay_weeks_applied"])
              for item in items if item.memory.memory["decay_weeks_applied"]])
-    sync_state.record_synced(((item.memory.uid, item.memory.state_hash) for item in items), now)
-    for uid, origin in origins:
-        sync_state.record_session_origin(uid, origin)
+    sync_state.record_imported(synced, now)
     insert_changes([HistoryMerge(ids[item.memory.uid], item.memory.history["changes"])
                     for item in items if item.memory.history is not None], sessions)
     _insert("memory_changes", _CHANGE_INSERTED,
@@ -97,13 +97,11 @@ def add_memories(items: Sequence[Incoming], sessions: dict[int, str], now: str, 
 
 def _imported_entry(memory_id: int, memory: Document, now: str, actor: Actor, decision: Decision,
                     related: int | None) -> tuple[Any, ...]:
-    """The values of an ``imported`` entry for a memory the import created (no *before*)."""
-    values = {"memory_id": memory_id, "changed_at": now, "kind": "imported", "actor": actor.kind,
-              "session_id": actor.session_id, "tier": actor.tier, "decided_by": decision.decided_by,
-              "certainty": decision.certainty, "reason": decision.reason, "related_memory_id": related,
-              "needs_review": 0, "new_confidence": memory["confidence"], "new_active": int(memory["active"]),
-              "new_observation": memory["observation"], "new_updated_at": memory["updated_at"]}
-    return tuple(values.get(column) for column in _CHANGE_INSERTED)
+    """The values of an ``imported`` entry for a memory the import created (no *before*), in
+    :data:`_CHANGE_INSERTED` order."""
+    return (memory_id, now, "imported", actor.kind, actor.session_id, actor.tier, decision.decided_by,
+            decision.certainty, decision.reason, related, None, 0, None, memory["confidence"], None,
+            int(memory["active"]), None, memory["observation"], None, memory["updated_at"], None)
 
 
 # --------------------------------------------------------------------------- history entries
@@ -140,8 +138,9 @@ def insert_changes(merges: Sequence[HistoryMerge], sessions: dict[int, str]) -> 
                 kept_elsewhere.append((origin, None if related is not None else related_uid))
             else:
                 kept_elsewhere.append(None)
+    newest_before = db.execute_sql("SELECT COALESCE(MAX(id), 0) FROM memory_changes").fetchone()[0]
     _insert("memory_changes", _CHANGE_INSERTED, rows)
-    new_ids = _new_change_ids(merges)
+    new_ids = _new_change_ids(merges, newest_before)
     _link_references(merges, new_ids)
     origin_rows = []
     for change_id, kept in zip(new_ids, kept_elsewhere, strict=True):
@@ -154,20 +153,26 @@ def insert_changes(merges: Sequence[HistoryMerge], sessions: dict[int, str]) -> 
 
 
 def _change_row(memory_id: int, change: Document, session_id: int | None, related: int | None) -> tuple[Any, ...]:
-    values = {**change, "memory_id": memory_id, "session_id": session_id, "related_memory_id": related,
-              "refers_to": None, "needs_review": int(change["needs_review"]),
-              "old_active": None if change["old_active"] is None else int(change["old_active"]),
-              "new_active": None if change["new_active"] is None else int(change["new_active"]),
-              "snapshot": None if change["snapshot"] is None else local_snapshot(change["snapshot"], memory_id)}
-    return tuple(values[column] for column in _CHANGE_INSERTED)
+    """The values of an imported history entry, in :data:`_CHANGE_INSERTED` order (built as a tuple at once:
+    an import writes one per entry, hundreds of thousands)."""
+    old_active, new_active = change["old_active"], change["new_active"]
+    snapshot = change["snapshot"]
+    return (memory_id, change["changed_at"], change["kind"], change["actor"], session_id, change["tier"],
+            change["decided_by"], change["certainty"], change["reason"], related, None, int(change["needs_review"]),
+            change["old_confidence"], change["new_confidence"], None if old_active is None else int(old_active),
+            None if new_active is None else int(new_active), change["old_observation"], change["new_observation"],
+            change["old_updated_at"], change["new_updated_at"],
+            None if snapshot is None else local_snapshot(snapshot, memory_id))
 
 
-def _new_change_ids(merges: Sequence[HistoryMerge]) -> list[int]:
-    """The ids the entries just appended got, in the order of ``merges``: each memory's newest ones."""
-    rows = sorted(sync_state.select_in("SELECT memory_id, id FROM memory_changes", "memory_id",
-                                       [merge.memory_id for merge in merges]))
-    newest = {memory_id: [change_id for _, change_id in group] for memory_id, group in groupby(rows, lambda r: r[0])}
-    return [change_id for merge in merges for change_id in newest[merge.memory_id][-len(merge.changes):]]
+def _new_change_ids(merges: Sequence[HistoryMerge], newest_before: int) -> list[int]:
+    """The ids the entries just appended got, in the order of ``merges``: each memory's newest ones among
+    those above ``newest_before`` (one range read of the primary key, whatever the number of memories)."""
+    appended: dict[int, list[int]] = {}
+    for change_id, memory_id in db.execute_sql(portable_sql("SELECT id, memory_id FROM memory_changes WHERE id > ? "
+                                                            "ORDER BY id"), (newest_before,)).fetchall():
+        appended.setdefault(memory_id, []).append(change_id)
+    return [change_id for merge in merges for change_id in appended[merge.memory_id][-len(merge.changes):]]
 
 
 def _link_references(merges: Sequence[HistoryMerge], new_ids: list[int]) -> None:
@@ -222,8 +227,7 @@ def replace_memory(memory_id: int, item: Incoming, local: PortableMemory, sessio
     if memory["decay_weeks_applied"]:
         MemoryDecay.insert(memory_id=memory_id, base_updated_at=memory["updated_at"],
                            weeks_applied=memory["decay_weeks_applied"]).execute()
-    sync_state.record_synced([(item.memory.uid, item.memory.state_hash)], now)
-    sync_state.record_session_origin(item.memory.uid, origin)
+    sync_state.record_imported([(item.memory.uid, item.memory.state_hash, origin)], now)
     insert_changes([history_merge(memory_id, item.memory.history, local)], sessions)
     after = upsert_store.get(memory_id)
     assert after is not None

@@ -30,31 +30,6 @@ ROWS_PER_STATEMENT = 500
 """Most values one ``IN (...)`` list or one multi-row statement carries (SQLite caps bound parameters)."""
 
 
-class MemorySync(BaseModel):
-    """One uid's sync base and, for an imported memory, the session it came from where that is not here."""
-
-    uid = peewee.TextField(primary_key=True)
-    synced_hash = peewee.TextField()
-    synced_at = peewee.TextField()
-    origin_session_id = peewee.IntegerField(null=True)
-    origin_session_started_at = peewee.TextField(null=True)
-
-    class Meta:
-        table_name = "memory_sync"
-
-
-class ChangeOrigin(BaseModel):
-    """What an imported history entry said that this database cannot hold in ``memory_changes``."""
-
-    change_id = peewee.IntegerField(primary_key=True)
-    session_id = peewee.IntegerField(null=True)
-    session_started_at = peewee.TextField(null=True)
-    related_memory_uid = peewee.TextField(null=True)
-
-    class Meta:
-        table_name = "memory_change_origins"
-
-
 class SyncConflict(BaseModel):
     """An incoming version of memory ``memory_id`` that conflicts with ours; open while ``resolved_at`` is NULL."""
 
@@ -96,11 +71,18 @@ def record_synced(rows: Iterable[tuple[str, str]], now: str) -> int:
     return len(values)
 
 
-def record_session_origin(uid: str, session: tuple[int, str | None] | None) -> None:
-    """Keep (or forget) the session an imported memory came from; the row must exist (:func:`record_synced`)."""
-    session_id, started_at = session if session is not None else (None, None)
-    MemorySync.update(origin_session_id=session_id, origin_session_started_at=started_at).where(
-        MemorySync.uid == uid).execute()
+def record_imported(rows: Iterable[tuple[str, str, tuple[int, str | None] | None]], now: str) -> None:
+    """Set the sync base of each imported ``(uid, hash, origin)`` and keep (or forget, when ``None``) the
+    session it came from where that session is not here: one multi-row statement a chunk."""
+    statement = portable_sql(
+        "INSERT INTO memory_sync (uid, synced_hash, synced_at, origin_session_id, origin_session_started_at) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (uid) DO UPDATE SET synced_hash = excluded.synced_hash, "
+        "synced_at = excluded.synced_at, origin_session_id = excluded.origin_session_id, "
+        "origin_session_started_at = excluded.origin_session_started_at")
+    values = [(uid, digest, now, *(origin if origin is not None else (None, None))) for uid, digest, origin in rows]
+    cursor = db.cursor()
+    for chunk in peewee.chunked(values, ROWS_PER_STATEMENT):
+        cursor.executemany(statement, chunk)
 
 
 def change_origins(change_ids: Iterable[int] | None = None) -> dict[int, tuple[int | None, str | None, str | None]]:
