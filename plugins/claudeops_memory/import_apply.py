@@ -77,9 +77,11 @@ def add_memories(items: Sequence[Incoming], sessions: dict[int, str], now: str, 
                      int(memory["active"]), memory["created_at"], memory["updated_at"], session_id,
                      memory["provenance"]["tier"], item.memory.uid))
         synced.append((item.memory.uid, item.memory.state_hash, origin))
+    newest_before = db.execute_sql("SELECT COALESCE(MAX(id), 0) FROM memories").fetchone()[0]
     _insert("memories", _MEMORY_COLUMNS, rows)
-    ids = {uid: memory_id for uid, memory_id in sync_state.select_in(
-        "SELECT uid, id FROM memories", "uid", [item.memory.uid for item in items])}
+    wanted = {item.memory.uid for item in items}  # another writer's new rows (PostgreSQL) are read and left out
+    ids = {uid: memory_id for uid, memory_id in db.execute_sql(
+        portable_sql("SELECT uid, id FROM memories WHERE id > ?"), (newest_before,)).fetchall() if uid in wanted}
     _insert("memory_flags", ("memory_id", "reason", "flagged_at"),
             [(ids[item.memory.uid], item.memory.memory["flag"]["reason"], item.memory.memory["flag"]["flagged_at"])
              for item in items if item.memory.memory["flag"] is not None])

@@ -69,8 +69,10 @@ _COMPACT = msgspec.json.Encoder(order="sorted")
 
 def compact_json(document: Document) -> str:
     """The line form (``jsonl``, and what the state hash is taken of): keys sorted, no blanks, UTF-8 text as
-    is — ``json.dumps(sort_keys=True, ensure_ascii=False, separators=(",", ":"))`` byte for byte for every
-    value a memory holds, written by msgspec ten times faster (3.5 µs against 0.3 µs a memory)."""
+    is. Written by msgspec, ten times faster than ``json.dumps(sort_keys=True, ensure_ascii=False,
+    separators=(",", ":"))`` (0.3 µs against 3.5 µs a memory) and the same bytes, but for a float in
+    exponent form (``1e-05`` there, ``1e-5`` here): a confidence has two decimals, so only a judge's
+    certainty below 0.0001 could be written so — the same way at every export, which is all a hash needs."""
     return _COMPACT.encode(document).decode()
 
 

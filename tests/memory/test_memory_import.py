@@ -508,3 +508,24 @@ def test_sqlite_to_postgresql_and_back_keeps_every_field_and_history_entry(
         via_postgres, home_again = json.loads(through[name])["changes"], json.loads(again[name])["changes"]
         assert via_postgres[:-1] == changes and home_again[:-1] == via_postgres  # every entry, plus one import each
         assert [entry["kind"] for entry in home_again[-2:]] == ["imported", "imported"]
+
+
+def test_reverting_an_import_that_updated_a_memory_puts_ours_back(memory_app: LoadedApp,
+                                                                  other_database: Callable[[str], LoadedApp],
+                                                                  back_home: Callable[[], LoadedApp],
+                                                                  tmp_path: Path) -> None:
+    memory = memory_app.remember("Takes 60s to start after restart", service="jellyfin")
+    export_memories(tmp_path / "shared", "dir", memory_app.clock.stamp())
+    import_into(other_database("b"), tmp_path / "shared")
+    [copy] = repository.list_memories()
+    repository.update_memory(copy.id, observation="Takes 90s to start after restart", confidence=0.95)
+    export_memories(tmp_path / "theirs", "dir", memory_app.clock.stamp())
+    back_home()
+    assert [planned.action for planned in import_into(memory_app, tmp_path / "theirs").plan] == ["update"]
+
+    reverted = revert_change(memory_history(memory.id)[-1].id, memory_app.settings)
+
+    assert reverted.memory == memory
+    # their import and their edit travelled here, then ours: the revert undoes ours
+    assert [entry.kind for entry in memory_history(memory.id)] == ["created", "imported", "edited", "imported",
+                                                                  "reverted"]
