@@ -37,6 +37,26 @@ class UsageProblem(click.ClickException):
     exit_code = EXIT_USAGE
 
 
+class CommandGroup(click.Group):
+    """The root ``claudeops`` group: a command's refusal is written like every other problem line.
+
+    click prints a :class:`click.ClickException` itself, past the log handler, so with
+    ``--log-format json`` that one line would be plain text and no secret in it would be
+    redacted. Here it goes through :func:`~claudeops.logs.report_problem` (``Error: …``, a JSON
+    record with JSON logs) with the exception's own status. A flag click cannot parse
+    (:class:`click.UsageError`) keeps click's usage text and help hint.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError:
+            raise
+        except click.ClickException as exc:
+            report_problem(exc.format_message(), "Error: ")
+            ctx.exit(exc.exit_code)
+
+
 class AppState:
     """What every command reaches through ``click.get_current_context().obj``."""
 

@@ -22,6 +22,7 @@ from claudeops.app import App
 from claudeops.cli.context import (
     CONTEXT_SETTINGS,
     AppState,
+    CommandGroup,
     UsageProblem,
     apply_log_options,
     fail,
@@ -47,7 +48,7 @@ from claudeops.wording import counted
 def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
     """The command group with core commands and every loaded plugin's commands."""
 
-    @click.group(context_settings=CONTEXT_SETTINGS)
+    @click.group(cls=CommandGroup, context_settings=CONTEXT_SETTINGS)
     @click.version_option(__version__, prog_name="claudeops")
     @click.option("--config", "config_path", metavar="PATH",
                   help="Config file (default: $CLAUDEOPS_CONFIG, else ./config.toml, else built-in defaults).")

@@ -49,7 +49,11 @@ def _create_events(database: peewee.Database) -> None:
 
         class Meta:
             table_name = TABLE
-            indexes = INDEXES
+            indexes = (
+                (("created_at", "id"), False),
+                (("level", "created_at"), False),
+                (("service", "created_at"), False),
+            )
             legacy_table_names = False  # index names start with the table name, as the core's do
 
     create_frozen_tables(database, Event)

@@ -13,6 +13,7 @@ import click
 
 from claudeops import App, UsageProblem, counted, echo_listing, now_timestamp, open_store_or_fail, pass_app
 from claudeops_memory import flags, repository
+from claudeops_memory.cli_history import one_line_errors
 from claudeops_memory.context import memory_section
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.models import CATEGORIES
@@ -63,12 +64,8 @@ def _check_service(ctx: click.Context, param: click.Parameter, value: str | None
 
 def _one_line(function: Any, *args: Any, **kwargs: Any) -> Any:
     """Call a repository function; its ``ValueError``/``KeyError`` becomes a one-line CLI error."""
-    try:
+    with one_line_errors():
         return function(*args, **kwargs)
-    except ValueError as exc:
-        raise UsageProblem(str(exc)) from None
-    except KeyError as exc:
-        raise UsageProblem(str(exc.args[0])) from None
 
 
 def _warn_if_redacted(app: App, kinds: tuple[str, ...], what: str) -> None:

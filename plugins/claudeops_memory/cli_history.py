@@ -2,8 +2,9 @@
 
 ``history ID`` is one memory's timeline (and what it is being told to sessions); ``changes`` the
 recent changes across memories; ``revert CHANGE`` undoes one change, ``restore ID`` brings a
-deleted memory back, ``purge ID`` removes one for good. Errors are one line with exit 1, and
-nothing is changed; ``--json`` prints the stored entries.
+deleted memory back, ``purge ID`` removes one for good. An id that matches nothing, or a change
+that cannot be undone, is one line with the usage status (2) and changes nothing; ``--json``
+prints the stored entries.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from contextlib import contextmanager
 
 import click
 
-from claudeops import App, counted, open_store_or_fail, pass_app
+from claudeops import App, UsageProblem, counted, open_store_or_fail, pass_app
 from claudeops_memory import history, ledger, repository, undo
 from claudeops_memory.history import HistoryEntry
 from claudeops_memory.models import MemoryRecord
@@ -23,13 +24,17 @@ from claudeops_memory.settings import SECTION, MemorySettings
 
 @contextmanager
 def one_line_errors() -> Iterator[None]:
-    """The history's ``ValueError`` (cannot) and ``KeyError`` (no such id) as one-line CLI errors (exit 1)."""
+    """The memory code's ``ValueError`` (cannot) and ``KeyError`` (no such id) as one-line errors.
+
+    Both are a request refused as given, so both exit with the usage status, as the exit-code
+    table says of "an id or name that matches nothing".
+    """
     try:
         yield
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise UsageProblem(str(exc)) from None
     except KeyError as exc:
-        raise click.ClickException(str(exc.args[0])) from None
+        raise UsageProblem(str(exc.args[0])) from None
 
 
 def settings_of(app: App) -> MemorySettings:
@@ -99,7 +104,7 @@ def history_command(app: App, memory_id: int, as_json: bool) -> None:
     memory = repository.get_memory(memory_id)
     entries = history.memory_history(memory_id)
     if memory is None and not entries:
-        raise click.ClickException(f"no memory with id {memory_id}, stored or in the history")
+        raise UsageProblem(f"no memory with id {memory_id}, stored or in the history")
     count = ledger.injection_counts([memory_id])[memory_id]
     now = _now_reason(memory, settings)
     if as_json:
@@ -135,7 +140,7 @@ def changes_command(app: App, kind: str | None, actor: str | None, limit: int, a
     elif entries:
         click.echo("\n".join(format_entries(entries, with_memory=True)))
     else:
-        click.echo("no changes match", err=True)
+        click.echo("No changes match.")
 
 
 def describe_revert(reverted: undo.Reverted) -> str:
@@ -191,6 +196,8 @@ def purge_command(app: App, memory_id: int, yes: bool) -> None:
     """
     open_store_or_fail(app)
     entries = len(history.memory_history(memory_id))
+    if not entries and repository.get_memory(memory_id) is None:
+        raise UsageProblem(f"no memory with id {memory_id}, stored or in the history")
     if not yes:
         click.confirm(f"Purge memory #{memory_id} and its {counted(entries, 'history entry', 'history entries')} "
                       "for good? Nothing can restore it afterwards", abort=True)

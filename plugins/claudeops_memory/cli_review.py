@@ -87,7 +87,7 @@ def list_items(app: App, as_json: bool) -> None:
     elif items:
         click.echo("\n\n".join("\n".join(_lines(item)) for item in items))
     else:
-        click.echo("nothing to review", err=True)
+        click.echo("Nothing to review.")
 
 
 @review_group.command("accept")

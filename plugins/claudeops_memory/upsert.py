@@ -201,7 +201,7 @@ def _write_judged(observation: Observation, settings: MemorySettings, candidates
     if result is None:
         unsure = next((candidate for candidate in candidates if judged[candidate.id].unsure), None)
         if unsure is None:
-            result = _store_new(observation, settings)
+            result = _store_new(observation, settings, decision=_new_fact(candidates, judged))
         else:
             stored = _store_new(observation, settings, decision=judged[unsure.id].decision, related=unsure.id,
                                 needs_review=True)
@@ -217,6 +217,36 @@ def _write_judged(observation: Observation, settings: MemorySettings, candidates
                                   related=result.memory.id, needs_review=True)
             weakened.append(change.after)
     return replace(result, contradicted=tuple(weakened))
+
+
+QUOTED_CHARS = 200
+"""How much of the agent's wording a citation's history entry quotes."""
+
+SHOWN_CANDIDATES = 5
+"""How many judged candidates a new memory's history entry names before "and N more"."""
+
+
+def _quoted(text: str) -> str:
+    return repr(text if len(text) <= QUOTED_CHARS else text[:QUOTED_CHARS - 1] + "…")
+
+
+def _new_fact(candidates: list[MemoryRecord], judged: dict[int, Judged]) -> Decision:
+    """Why an observation became a new memory beside its group: the judges' verdicts on each candidate.
+
+    Without candidates nothing was decided (:data:`history.NO_DECISION`); with them, the entry
+    names the judges, the least certainty among their verdicts, and the candidates with the
+    relation each was given, so "why is this a new memory?" has an answer in the history.
+    """
+    if not candidates:
+        return history.NO_DECISION
+    decisions = [judged[candidate.id].decision for candidate in candidates]
+    judges = sorted({decision.decided_by for decision in decisions if decision.decided_by})
+    certainties = [decision.certainty for decision in decisions if decision.certainty is not None]
+    named = [f"#{candidate.id} {judged[candidate.id].relation}" for candidate in candidates[:SHOWN_CANDIDATES]]
+    if len(candidates) > SHOWN_CANDIDATES:
+        named.append(f"and {len(candidates) - SHOWN_CANDIDATES} more")
+    return Decision(" + ".join(judges) or None, min(certainties, default=None),
+                    f"a new fact beside {', '.join(named)}")
 
 
 def _store_new(observation: Observation, settings: MemorySettings, *, decision: Decision = history.NO_DECISION,
@@ -241,10 +271,13 @@ def _store_new(observation: Observation, settings: MemorySettings, *, decision: 
 def _record_cited(observation: Observation, citation: Citation, settings: MemorySettings,
                   touched_this_session: frozenset[int]) -> UpsertResult | None:
     """Apply a citation that counts; ``None`` when the cited memory vanished meanwhile (then it is judged)."""
-    decision = Decision(CITATION, reason=f"{citation.text} in the agent's marker")
+    decision = Decision(CITATION, reason=f"{citation.text} in the agent's marker: {_quoted(observation.text)}")
     if citation.verb == "confirms":
         if citation.memory_id in touched_this_session:
             cited = upsert_store.get(citation.memory_id)
+            if cited is not None:
+                log.info("memory #%d was already reinforced in this session; %s %s counted once",
+                         cited.id, _quoted(observation.text), citation.text)
             return None if cited is None else UpsertResult("repeated", cited)
         with db.atomic():
             change = upsert_store.reinforce(citation.memory_id, settings.reinforce_step, observation.now)

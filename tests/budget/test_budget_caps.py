@@ -92,3 +92,23 @@ def test_doctor_shows_the_running_totals(claudeops_app, fake_api, invoke_cli):
     line = next(line for line in invoke_cli("doctor").output.splitlines() if " budget:" in line)
     assert line == (f"warn budget: spent {spent} of $0.000010 today, {spent} (no cap) this month; runs are refused "
                     "until the period ends")
+
+
+def test_the_monthly_cap_holds_across_days_and_ends_with_the_calendar_month(make_claudeops_app, fake_api):
+    """Spent on the 20th still counts on the 30th; on the 1st of the next month a run may start again."""
+    from datetime import UTC, datetime
+
+    app = make_claudeops_app({"CLAUDEOPS_BUDGET_DAILY_USD": "0", "CLAUDEOPS_BUDGET_MONTHLY_USD": "0.00001"})
+    clock = FakeClock(datetime(2026, 4, 20, 12, 0, tzinfo=UTC))
+    fake_api.script(text("fine"), text("a new month"))
+    [first] = run_chain(app, RunRequest(tier=1, escalate=False, clock=clock))
+    clock.advance(days=9)  # 29 April (in every time zone): another day, the same month
+
+    refused = asyncio.run(run_session_chain(app, RunRequest(tier=1, escalate=False, clock=clock)))
+
+    assert refused.exit_code == EXIT_REFUSED and refused.sessions == []
+    assert refused.refused.startswith(f"tier 1 not started: monthly spend cap reached: {usd(first.cost_usd)} spent ")
+    assert refused.refused.endswith("(budget.monthly_usd = $0.000010)")
+    clock.advance(days=2)  # 1 May (in every time zone)
+    [report] = run_chain(app, RunRequest(tier=1, escalate=False, clock=clock))
+    assert report.status == "completed" and len(fake_api.messages()) == 2

@@ -300,6 +300,24 @@ def test_with_json_logs_what_is_logged_while_loading_is_json_too(tmp_path, monke
 
 
 
+def test_with_json_logs_a_commands_refusal_is_a_json_record_with_its_status(tmp_path, monkeypatch, capsys):
+    """click prints its exceptions past the log handler; the root group routes them through it."""
+    monkeypatch.setenv("CLAUDEOPS_STATE_DIR", str(tmp_path / "s"))
+    real_load = App.load
+    monkeypatch.setattr("claudeops.cli.group.App.load", lambda config_path: real_load(
+        config_path, entry_points=False, builtins=CORE_ONLY))
+    for log_format, expected in (("json", None), ("text", "Error: there is no session #4242\n")):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["--log-format", log_format, "sessions", "show", "4242"])
+        assert exit_info.value.code == EXIT_USAGE
+        err = capsys.readouterr().err
+        if expected is None:
+            record = json.loads(err)
+            assert (record["level"], record["message"]) == ("error", "there is no session #4242")
+        else:
+            assert err == expected
+
+
 def test_a_database_error_the_driver_spreads_over_lines_is_one_line(tmp_path):
     """psycopg2 adds "Is the server running on that host…" on a line of its own; cron gets one line per problem."""
     app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(tmp_path / "s"),

@@ -226,3 +226,10 @@ def test_every_hook_is_in_the_plugin_authors_guide_with_its_arguments():
         if hasattr(function, "claudeops_spec"):
             signature = f"`{name}({', '.join(inspect.signature(function).parameters)})`"
             assert signature in guide, signature
+
+
+def test_every_name_of_the_plugin_api_is_in_the_plugin_authors_guide():
+    import claudeops
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "plugins.md").read_text()
+    assert [name for name in claudeops.__all__ if f"`{name}" not in guide] == []

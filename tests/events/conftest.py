@@ -1,8 +1,8 @@
 """Fixtures of the events plugin's tests, built with the ``claudeops.testing`` kit.
 
-The app loads the core built-ins with the events and cooldowns plugins (a cooldown refusal is an
-event), and its sessions share one fake clock standing at 2025-06-01 12:00 UTC until a test
-moves it. Markers go through the runner's own stream dispatcher (``feed_text``).
+The app loads the core built-ins with the events plugin alone (no other plugin is needed for events
+to be recorded, listed and turned into statuses), and its sessions share one fake clock standing
+at 2025-06-01 12:00 UTC until a test moves it. Markers go through the runner's own stream dispatcher (``feed_text``).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import pytest
 from claudeops.app import App
 from claudeops.clock import FakeClock
 
-EVENTS_AND_COOLDOWNS = ("claudeops.environment", "claudeops.escalation", "claudeops_events", "claudeops_cooldowns")
+EVENTS_ONLY = ("claudeops.environment", "claudeops.escalation", "claudeops_events")
 
 
 @pytest.fixture
 def claudeops_builtins() -> tuple[str, ...]:
-    return EVENTS_AND_COOLDOWNS
+    return EVENTS_ONLY
 
 
 @pytest.fixture
@@ -35,5 +35,5 @@ def clock(claudeops_clock: FakeClock) -> FakeClock:
 
 @pytest.fixture
 def app(claudeops_app: App) -> App:
-    """The core, events and cooldowns plugins, store migrated, in a temporary state dir."""
+    """The core and the events plugin, store migrated, in a temporary state dir."""
     return claudeops_app

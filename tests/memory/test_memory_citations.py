@@ -87,6 +87,7 @@ def test_confirms_citation_reinforces_the_cited_memory_without_asking_the_judge(
     last = memory_history(cited.id)[-1]
     assert (last.kind, last.decided_by, last.session_id, last.tier) == ("reinforced", "citation", session.id, 1)
     assert (last.old_confidence, last.new_confidence) == (0.7, 0.8)
+    assert last.reason == f"(confirms #{cited.id}) in the agent's marker: 'Takes about a minute to start after a restart'"
     assert "#" not in _all_text()
 
 
@@ -100,6 +101,18 @@ def test_a_confirmed_memory_is_reinforced_once_per_session(memory_app: LoadedApp
     assert repository.get_memory(cited.id).confidence == 0.8  # type: ignore[union-attr]
     assert [entry.kind for entry in memory_history(cited.id)] == ["created", "reinforced"]
     assert session.markers_recorded == 1
+
+
+def test_a_second_confirmation_in_a_session_is_logged_not_dropped_in_silence(
+        memory_app: LoadedApp, caplog: pytest.LogCaptureFixture) -> None:
+    cited = memory_app.remember("Takes 60s to start after restart", service="jellyfin")
+    session = memory_app.started()
+    memory_app.emit(session, f"[MEMORY:timing:jellyfin] Still takes a minute (confirms #{cited.id})")
+
+    with caplog.at_level(logging.INFO, logger="claudeops_memory"):
+        memory_app.emit(session, f"[MEMORY:timing:jellyfin] Library scan at 4am (confirms #{cited.id})")
+
+    assert f"memory #{cited.id} was already reinforced in this session; 'Library scan at 4am'" in caplog.text
 
 
 # --------------------------------------------------------------------------- replaces
@@ -296,8 +309,14 @@ def test_replayed_session_citing_memories_leaves_exactly_these_rows_and_entries(
                                     ("deleted", "operator", None, None, None, 0.7, None)]
     assert _entries(weak.id) == [("created", "operator", None, None, None, None, 0.2)]
     for key in [("pihole", "Answers 302 when it is healthy"), ("nas", "Nightly backup runs at 02:00"),
-                ("nas", "A scrub takes about 6 hours"), ("sonarr", "Indexer sync takes 5 minutes")]:
+                ("sonarr", "Indexer sync takes 5 minutes")]:  # no candidate: nothing was decided
         assert _entries(rows[key].id) == [("created", "session", session.id, None, None, None, 0.7)], key
+    # judged distinct from the backup memory: the entry says which judge decided it is a new fact
+    assert _entries(rows[("nas", "A scrub takes about 6 hours")].id) == [
+        ("created", "session", session.id, "recording-judge judge", None, None, 0.7)]
+    nightly = rows[("nas", "Nightly backup runs at 02:00")].id
+    assert memory_history(rows[("nas", "A scrub takes about 6 hours")].id)[0].reason == (
+        f"a new fact beside #{nightly} distinct")
     # the uncited nas markers met only each other: the weak memory is inactive, the cited one deleted
     assert judge.questions == [("Nightly backup runs at 02:00", "A scrub takes about 6 hours")]
     assert "#" not in _all_text()

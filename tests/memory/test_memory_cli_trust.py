@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 from memory_helpers import LoadedApp
 
 from claudeops.cli.group import build_cli
-from claudeops.exit_codes import EXIT_FAILED
+from claudeops.exit_codes import EXIT_USAGE
 
 
 def run(memory_app: LoadedApp, *args: str, stdin: str | None = None) -> Result:
@@ -69,7 +69,7 @@ def test_history_of_a_deleted_memory_says_how_to_restore_it(memory_app: LoadedAp
 
 def test_history_of_an_unknown_memory_is_a_one_line_error(memory_app: LoadedApp) -> None:
     result = run(memory_app, "history", "4242")
-    assert (result.exit_code, result.output) == (EXIT_FAILED, "Error: no memory with id 4242, stored or in the "
+    assert (result.exit_code, result.output) == (EXIT_USAGE, "Error: no memory with id 4242, stored or in the "
                                                               "history\n")
 
 
@@ -107,7 +107,7 @@ def test_revert_of_an_older_change_is_refused_in_one_line(memory_app: LoadedApp)
 
     result = run(memory_app, "revert", str(first_edit))
 
-    assert result.exit_code == EXIT_FAILED
+    assert result.exit_code == EXIT_USAGE
     assert result.output == (f"Error: memory #{memory.id} changed after change #{first_edit}: revert change "
                              f"#{first_edit + 1} (edited) first\n")
     assert repository.get_memory(memory.id) == before
@@ -136,7 +136,7 @@ def test_purge_asks_then_removes_the_memory_and_its_history_for_good(memory_app:
 
     assert result.output == f"purged memory #{memory.id} (1 history entry erased)\n"
     assert repository.get_memory(memory.id) is None and memory_history(memory.id) == []
-    assert run(memory_app, "restore", str(memory.id)).exit_code == EXIT_FAILED
+    assert run(memory_app, "restore", str(memory.id)).exit_code == EXIT_USAGE
 
 
 def test_review_lists_items_with_the_commands_that_decide_them(memory_app: LoadedApp) -> None:
@@ -163,12 +163,12 @@ def test_review_actions_from_the_command_line(memory_app: LoadedApp) -> None:
     assert run(memory_app, "review", "accept", str(change)).output == (f"accepted change #{change} "
                                                                        f"(memory #{old.id})\n")
     again = run(memory_app, "review", "accept", str(change))
-    assert (again.exit_code, again.output) == (EXIT_FAILED, f"Error: change #{change} is not waiting for review\n")
+    assert (again.exit_code, again.output) == (EXIT_USAGE, f"Error: change #{change} is not waiting for review\n")
     merged = run(memory_app, "review", "merge", str(successor.id), str(old.id))
     assert merged.output == (f"merged memory #{old.id} into #{successor.id} (confidence 0.70): "
                              "Takes 3 minutes to start\n")
     assert repository.get_memory(old.id).active is False  # type: ignore[union-attr]
-    assert run(memory_app, "review").stdout == "" and run(memory_app, "review").stderr == "nothing to review\n"
+    assert run(memory_app, "review").output == "Nothing to review.\n"  # as every list command says it
 
 
 def test_keep_both_from_the_command_line(memory_app: LoadedApp) -> None:
@@ -178,3 +178,17 @@ def test_keep_both_from_the_command_line(memory_app: LoadedApp) -> None:
     assert f"pair-{first.id}-{second.id}  duplicates  similarity 97" in run(memory_app, "review").output
     assert run(memory_app, "review", "keep-both", str(first.id), str(second.id)).exit_code == 0
     assert run(memory_app, "review", "--json").output == "[]\n"
+
+
+def test_an_id_that_matches_nothing_is_one_line_with_the_usage_status_and_asks_nothing(
+        memory_app: LoadedApp) -> None:
+    for command in ("history", "revert", "restore", "purge"):
+        result = run(memory_app, command, "4242", stdin="y\n")
+
+        assert result.exit_code == EXIT_USAGE, (command, result.output)
+        assert result.output.startswith("Error: ") and result.output.count("\n") == 1, (command, result.output)
+        assert "Purge" not in result.output
+
+
+def test_changes_with_nothing_to_show_says_so_as_every_list_command_does(memory_app: LoadedApp) -> None:
+    assert run(memory_app, "changes", "--kind", "merged").output == "No changes match.\n"

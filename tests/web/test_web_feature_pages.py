@@ -143,7 +143,7 @@ def test_memories_api_errors_are_json_with_a_message(client):
     assert bad_type.status_code == 400 and "confidence" in str(bad_type.json())
     unknown = client.patch("/api/v1/memories/999", json={"confidence": 0.5})
     assert unknown.status_code == 404 and unknown.json()["detail"] == "no memory with id 999"
-    assert client.get("/api/v1/memories?category=misc").json()["detail"].startswith("unknown category")
+    assert client.get("/api/v1/memories?category=misc").json()["detail"].startswith("unknown memory category")
 
 
 def test_memories_api_bulk_delete_and_adjust(client):

@@ -83,6 +83,14 @@ def test_filter_by_service(client):
     add(service="postgres")
     assert row_ids(client.get("/memories?service=jellyfin").text) == [jellyfin.id]
     assert row_ids(client.get("/memories?service=general").text) == [general.id]
+    assert row_ids(client.get("/memories?service=Jellyfin").text) == [jellyfin.id]  # as the CLI reads a name
+    assert [item["id"] for item in client.get("/api/v1/memories?service=JELLYFIN").json()["items"]] == [jellyfin.id]
+
+
+def test_a_service_filter_that_is_no_service_name_is_a_400_with_the_one_rule(client):
+    response = client.get("/memories?service=bad%20name", headers=HX)
+    assert response.status_code == 400
+    assert "service" in response.text
 
 
 def test_filter_by_category(client):
@@ -101,7 +109,7 @@ def test_filters_combine(client):
 def test_unknown_category_filter_is_a_400_with_a_message(client):
     response = client.get("/memories?category=misc", headers=HX)
     assert response.status_code == 400
-    assert "unknown category &#39;misc&#39;" in response.text
+    assert "unknown memory category &#39;misc&#39; (expected one of: " in response.text
 
 
 def test_table_paginates_over_a_page_of_memories(client):

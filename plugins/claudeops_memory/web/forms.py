@@ -13,7 +13,8 @@ from typing import Any
 from litestar.exceptions import ValidationException
 
 from claudeops import MAX_ROW_ID, is_row_id, parse_flag
-from claudeops_memory.models import CATEGORIES, GENERAL
+from claudeops_memory import repository
+from claudeops_memory.models import GENERAL
 
 SHOW_CHOICES = ("all", "active", "inactive")
 
@@ -80,19 +81,26 @@ def as_list(value: Any) -> list[Any]:
 
 
 def category_filter(category: str | None) -> str | None:
+    """``None`` for every category; else the category, checked by the repository's one rule."""
     if not category:
         return None
-    if category not in CATEGORIES:
-        raise ValidationException(f"unknown category {category!r}; use one of {', '.join(CATEGORIES)}")
-    return category
+    try:
+        return repository.validate_category(category)
+    except ValueError as exc:
+        raise ValidationException(str(exc)) from None
 
 
 def service_filter(service: str | None) -> str | None:
-    """``None`` for every service; ``general`` (any case) for memories about no service."""
+    """``None`` for every service; ``general`` (any case) for memories about no service; else the
+    service as the repository stores it (lower case), so ``Jellyfin`` finds jellyfin's memories."""
     if not service or not service.strip():
         return None
-    service = service.strip()
-    return GENERAL if service.lower() == GENERAL else service
+    if service.strip().lower() == GENERAL:
+        return GENERAL
+    try:
+        return repository.normalise_service(service)
+    except ValueError as exc:
+        raise ValidationException(str(exc)) from None
 
 
 def show_filter(show: str | None) -> str:
