@@ -57,9 +57,19 @@ from claudeops.notable import (
 from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.ops_dir import OpsDir, OpsDocument, read_ops_dir
 from claudeops.plugins import PluginError, plugin_failure
-from claudeops.redaction import Redaction, may_hold_secret, redact, redact_secrets
+from claudeops.redaction import Redaction, add_secret_values, mask_secret, may_hold_secret, redact, redact_secrets
 from claudeops.redaction_ledger import redaction_warning
-from claudeops.runner.launch import LaunchError, RunBusy, RunOrder, StartedRun, StopRefused, start_run, stop_session
+from claudeops.runner.launch import (
+    LaunchError,
+    RunBusy,
+    RunOrder,
+    StartedRun,
+    StartRefused,
+    StopRefused,
+    start_refusal,
+    start_run,
+    stop_session,
+)
 from claudeops.runner.lock import lock_holder
 from claudeops.services import MARKER_SERVICE, MAX_SERVICE_LENGTH, canonical_service, service_name, unquoted
 from claudeops.session import (
@@ -91,7 +101,15 @@ from claudeops.store import (
     storage_problem,
     write_patiently,
 )
-from claudeops.toolgate import WRITING_TOOLS, command_refusal, simple_commands, without_global_options
+from claudeops.toolgate import (
+    WRITING_TOOLS,
+    ComputedWord,
+    ShellCommand,
+    command_refusal,
+    shell_commands,
+    simple_commands,
+    without_global_options,
+)
 from claudeops.version import __version__
 from claudeops.windows import MaintenanceWindow, parse_duration, parse_window
 from claudeops.wording import counted, one_line
@@ -125,6 +143,7 @@ __all__ = [
     "AppState",
     "BaseModel",
     "Clock",
+    "ComputedWord",
     "Config",
     "ConfigError",
     "DoctorCheck",
@@ -155,12 +174,15 @@ __all__ = [
     "Session",
     "SessionDetail",
     "SessionRow",
+    "ShellCommand",
+    "StartRefused",
     "StartedRun",
     "StopRefused",
     "StoreError",
     "UsageProblem",
     "__version__",
     "add_column",
+    "add_secret_values",
     "aligned_rows",
     "bytes_problem",
     "canonical_service",
@@ -183,6 +205,7 @@ __all__ = [
     "is_paused",
     "is_row_id",
     "lock_holder",
+    "mask_secret",
     "may_hold_secret",
     "now_timestamp",
     "one_line",
@@ -205,8 +228,10 @@ __all__ = [
     "service_name",
     "session_dicts",
     "setting",
+    "shell_commands",
     "simple_commands",
     "spend_since",
+    "start_refusal",
     "start_run",
     "stop_session",
     "storage_problem",

@@ -30,6 +30,7 @@ from claudeops.config import (
 from claudeops.inventory_file import load_inventory
 from claudeops.markers import MarkerRegistry
 from claudeops.ops_dir import ops_dir_path
+from claudeops.redaction import use_secret_settings
 from claudeops.session_rows import CORE_MIGRATIONS, RENAMED_OWNERS
 from claudeops.store import (
     Migration,
@@ -70,6 +71,7 @@ class App:
             pm.register(plugin)
         report = plugins.load_plugins(pm, disabled, entry_points=entry_points, builtins=builtins)
         config = _validated_config(pm, raw, environ, disabled)
+        use_secret_settings(config.secret_values())
         _configure(pm, config)
         app = cls(config, pm, MarkerRegistry(), report)
         pm.hook.register_marker_types(register=app.markers.register)

@@ -106,7 +106,10 @@ class ToolGateSettings:
 
     allow: list[str] = setting([], 'Extra read-only commands for tier 1 and dry runs: "program", "program '
                                    'subcommand", then the options allowed ("-v --long --value="), or a final '
-                                   '"*" for any arguments (see docs/runner.md)')
+                                   '"*" for any arguments of a program the gate does not know (see docs/runner.md)')
+    read_only_tools: list[str] = setting([], "Tools other than Bash that tier 1 and dry runs may call besides the "
+                                             "built-in ones that only read (Read, Grep, Glob, WebFetch…), by exact "
+                                             "name, like mcp__grafana__query (see docs/runner.md)")
 
 
 _READ_ONLY_BASH = ["Bash", "Read", "Grep", "Glob"]
@@ -375,6 +378,19 @@ class Config:
             value = _parse_text_value(kind, value)
         setattr(instance, key, value)
         self.sources[dotted] = "flag"
+
+    def secret_values(self) -> list[str]:
+        """Every secret setting's value (each entry of a list), for :func:`claudeops.redaction.use_secret_settings`."""
+        values: list[str] = []
+        for _, value, _, secret in self.described():
+            if secret and value:
+                values += [str(entry) for entry in value] if isinstance(value, list) else [str(value)]
+        return values
+
+    def variables(self, *, secret: bool) -> set[str]:
+        """Every ``CLAUDEOPS_*`` variable that sets a secret setting (``secret=True``) or one that is not secret."""
+        return {variable for name, instance in self.sections.items() for item in dataclasses.fields(instance)
+                if bool(item.metadata.get("secret")) == secret for variable in env_variables(name, item)}
 
     def described(self) -> list[tuple[str, Any, str, bool]]:
         """(dotted key, value, source, is_secret) for every setting, for ``config show``."""

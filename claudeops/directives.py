@@ -33,6 +33,14 @@ backup", "the next tier should restart nextcloud-app"): the words above are abou
 not about the environment. ``tests/core/test_directives.py`` holds the attacks that must be
 found and every observation of the project's memory data sets, none of which may be.
 
+Text is matched as a reader sees it, so that look-alike and invisible characters do not hide a
+directive: compatibility forms are unfolded (NFKD: fullwidth ``ｙｏｕ`` is ``you``), combining marks
+and format characters (Unicode category Cf: zero-width space, soft hyphen, word joiner) are
+dropped, and letters of other scripts that look like Latin ones are read as those (Cyrillic ``о``,
+Greek ``ρ``), from the Unicode TR39 confusables data of the ``confusable-homoglyphs`` package. A
+format character may stand for a blank (``you\u200bmay``) or for nothing (``ign\u00adore``), so
+both readings are scanned. ASCII text is scanned as it is.
+
 Like the tool gate, this is a guard against mistakes and plain attacks, not a proof: a
 paraphrase can get through, which is why the prompt frames all of it as data regardless.
 """
@@ -40,6 +48,10 @@ paraphrase can get through, which is why the prompt frames all of it as data reg
 from __future__ import annotations
 
 import re
+import unicodedata
+from functools import lru_cache
+
+from confusable_homoglyphs import confusables
 
 _OBJECTS = (r"instructions?|rules?|prompts?|orders?|guidance|directives?|limits?|restrictions?|cooldowns?|"
             r"polic(?:y|ies)|guardrails?|permissions?|safeguards?|tool gate|read-only")
@@ -83,21 +95,60 @@ _NEEDLES = ("ignore", "disregard", "forget", "override", "bypass", "skip", "supe
 
 
 def find_directives(text: str) -> tuple[str, ...]:
-    """The words in ``text`` that read as an instruction to the agent, as written, in the order they
-    appear, each once (a match inside a longer one is not repeated); ``()`` if there are none."""
+    """The words in ``text`` that read as an instruction to the agent, as a reader sees them (look-alike
+    letters read as Latin ones, invisible characters dropped), in the order they appear, each once (a
+    match inside a longer one is not repeated); ``()`` if there are none."""
+    found: dict[str, None] = {}
+    for reading in _readings(text):
+        found.update(dict.fromkeys(_directives_in(reading)))
+    return tuple(found)
+
+
+def _directives_in(text: str) -> list[str]:
     lowered = text.lower()
     if not any(needle in lowered for needle in _NEEDLES):
-        return ()
+        return []
     spans = sorted(((match.start(), match.end()) for pattern in _PATTERNS for match in pattern.finditer(text)),
                    key=lambda span: (span[0], -span[1]))
-    found: dict[str, None] = {}
+    found: list[str] = []
     covered = -1
     for start, end in spans:
         if end <= covered:
             continue
         covered = max(covered, end)
-        found.setdefault(" ".join(text[start:end].split()).lstrip(">*#- "), None)
-    return tuple(found)
+        found.append(" ".join(text[start:end].split()).lstrip(">*#- "))
+    return found
+
+
+def _readings(text: str) -> tuple[str, ...]:
+    """``text`` as a reader sees it: one reading, or two when format characters may stand for blanks."""
+    if text.isascii():
+        return (text,)
+    letters = [char for char in unicodedata.normalize("NFKD", text) if unicodedata.category(char) != "Mn"]
+    plain = "".join(_latin_look_alike(char) for char in letters)
+    if not any(unicodedata.category(char) == "Cf" for char in plain):
+        return (plain,)
+    dropped = "".join(char for char in plain if unicodedata.category(char) != "Cf")
+    blank = "".join(" " if unicodedata.category(char) == "Cf" else char for char in plain)
+    return (dropped, blank)
+
+
+@lru_cache(maxsize=4096)
+def _latin_look_alike(char: str) -> str:
+    """The ASCII letter a non-ASCII letter looks like (TR39 confusables, one or two steps: ``т`` → ``ᴛ`` → ``t``),
+    else the character itself."""
+    if char.isascii() or not char.isalpha():
+        return char
+    candidates = [char]
+    for _ in range(2):
+        glyphs: list[str] = [str(glyph["c"]) for candidate in candidates
+                  for found in confusables.is_confusable(candidate, greedy=True) or ()
+                  for glyph in found["homoglyphs"]]
+        for glyph in glyphs:
+            if glyph.isascii() and glyph.isalpha():
+                return glyph
+        candidates = glyphs
+    return char
 
 
 def directive_reason(found: tuple[str, ...]) -> str:

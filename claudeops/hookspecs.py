@@ -138,6 +138,18 @@ def check_session_start(run: Run, tier: int, parent_id: int | None) -> str | Non
 
 
 @hookspec
+def run_not_started(run: Run, outcome: RunOutcome) -> None:
+    """The run failed before its first session could start; ``outcome`` has the exit code and the one-line reason.
+
+    After the configuration loaded: no Claude credentials, a missing prompt, a lock file or a
+    database that cannot be used, a database a newer claudeops wrote. Not for a lock another
+    live run holds (exit 75), which is no failure of the schedule. ``before_run`` and
+    ``after_run`` do not fire for such a run, and the store may not be open: only tell someone
+    (the health plugin pings ``/fail`` here). A failure here is logged, never changes the exit code.
+    """
+
+
+@hookspec
 def after_run(run: Run, outcome: RunOutcome) -> None:
     """The run ended (every session recorded, or a start refused); ``outcome`` has its exit code and reason.
 

@@ -80,12 +80,14 @@ def _service(label: str, written_name: str, table: Any) -> InventoryService:
     if not isinstance(table, Mapping):
         raise ConfigError(f"{label}: '{where}' must be a table ([{where}] with kind = ...)")
     try:
-        name = service_name(written_name)
+        name = service_name(written_name, dots=True)
     except ValueError as exc:
         raise ConfigError(f"{label}: [{where}]: {exc}") from None
     for key in table:
         if key not in KEYS:
-            raise ConfigError(f"{label}: unknown key '{where}.{key}'{did_you_mean(str(key), KEYS)}")
+            hint = (f' (a name with a dot is quoted: [services."{written_name}.{key}"])'
+                    if isinstance(table[key], Mapping) else did_you_mean(str(key), KEYS))
+            raise ConfigError(f"{label}: unknown key '{where}.{key}'{hint}")
     check = _Checker(label, where, table)
     kind = check.choice("kind", KINDS)
     container = check.text("container", _CONTAINER, "a container name")
@@ -157,7 +159,7 @@ class _Checker:
         names = []
         for item in value:
             try:
-                names.append(service_name(item))
+                names.append(service_name(item, dots=True))
             except ValueError as exc:
                 raise ConfigError(f"{self.label}: '{self.where}.{key}': {exc}") from None
         return tuple(dict.fromkeys(names))

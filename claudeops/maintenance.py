@@ -73,6 +73,8 @@ class Pause:
     source: str
     """``pause`` (an operator's) or ``window`` (a recurring window of the inventory or ``maintenance_windows``)."""
     pause_id: int | None = None
+    since: str = ""
+    """When it started (the pause's start, the window's opening): what "maintenance since" shows."""
 
     @property
     def everything(self) -> bool:
@@ -91,13 +93,15 @@ def pauses_in_force(config: Config, at: datetime | None = None) -> list[Pause]:
     """
     at = at or utc_now()
     stamp = to_timestamp(at)
-    found = [Pause(row.service, row.ends_at, row.reason, "pause", row.id) for row in _open_rows(stamp)]
+    found = [Pause(row.service, row.ends_at, row.reason, "pause", row.id, row.starts_at) for row in _open_rows(stamp)]
     for window in _global_windows(config):
         if (end := window.end_if_open(at)) is not None:
-            found.append(Pause(EVERY_SERVICE, to_timestamp(end), f"window {window.spec}", "window"))
+            found.append(Pause(EVERY_SERVICE, to_timestamp(end), f"window {window.spec}", "window",
+                               since=to_timestamp(end - window.duration)))
     for service in config.inventory:
         if (opened := service.window_end(at)) is not None:
-            found.append(Pause(service.name, to_timestamp(opened[1]), f"window {opened[0].spec}", "window"))
+            found.append(Pause(service.name, to_timestamp(opened[1]), f"window {opened[0].spec}", "window",
+                               since=to_timestamp(opened[1] - opened[0].duration)))
     return sorted(found, key=lambda pause: (not pause.everything, pause.service, pause.until))
 
 
@@ -134,7 +138,7 @@ def pause_service(service: str | None, until: datetime, reason: str, created_by:
         raise ValueError(f"a pause must end in the future, not at {to_timestamp(until)}")
     row = MaintenancePause.create(service=name, starts_at=to_timestamp(now), ends_at=to_timestamp(until),
                                   reason=" ".join(reason.split()), created_by=created_by)
-    return Pause(name, row.ends_at, row.reason, "pause", row.id)
+    return Pause(name, row.ends_at, row.reason, "pause", row.id, row.starts_at)
 
 
 def end_pauses(service: str | None, now: datetime | None = None) -> int:

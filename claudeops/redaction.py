@@ -28,7 +28,10 @@ kind                   what
                        the base64 alphabet that mixes upper and lower case, has a Shannon
                        entropy of at least :data:`MIN_ENTROPY_BITS` bits per character and
                        no words in it (see :func:`looks_random`)
-``credential``         the literal value of a credential variable of the runner's environment
+``credential``         the literal value of a credential variable of the runner's environment, or
+                       of a secret setting (``secret=True``: ``notify.urls``, ``health.ping_url``,
+                       ``web.token``, ``database_url``…) and its secret parts (see
+                       :func:`secret_setting_parts`)
 =====================  =====================================================================
 
 Not secrets: UUIDs, hex digests (git commits, image and container ids) and the ids the SDK and
@@ -56,6 +59,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, unquote
 
 REDACTED = "***"
 MIN_ENTROPY_LENGTH = 32
@@ -253,14 +257,99 @@ def secret_literals(environ: Mapping[str, str] | None = None) -> tuple[str, ...]
                  if len(value := environ.get(name, "")) >= MIN_LITERAL_SECRET and '"' not in value)
 
 
+_NAME = re.compile(r"[a-z/][a-z._/\-]*|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]")
+"""A lower-case word, a host name, a path of words or an IP address: in a URL, a name (``claudeops``, ``hc-ping.com``,
+``webhooks``), not a secret, and redacting it everywhere would blank ordinary text."""
+_setting_secrets: tuple[str, ...] = ()
+
+
+def secret_setting_parts(value: str) -> set[str]:
+    """What of a secret setting's value to redact verbatim wherever it appears.
+
+    The whole value, and of a URL the parts that open it: the password, and the user, the host
+    of a scheme that is not http(s) (Apprise keeps tokens and topics there: ``tgram://TOKEN/…``),
+    each path segment, each query value and the fragment — unless the part is a name (see
+    :data:`_NAME`). Parts shorter than :data:`MIN_LITERAL_SECRET` are left to the rules: as
+    literals they would be words. Parts with a double quote or a backslash are left out, because
+    replacing one inside a JSON line could break it. A SQLite URL is a file name, not a credential:
+    nothing of it is taken out of text (the state dir appears in many outputs).
+    """
+    value = value.strip()
+    scheme, separator, rest = value.partition("://")
+    if scheme.lower().startswith("sqlite"):
+        return set()
+    parts = {value}
+    if separator:
+        rest, _, fragment = rest.partition("#")
+        rest, _, query = rest.partition("?")
+        authority, _, path = rest.partition("/")
+        userinfo, _, host = authority.rpartition("@")
+        user, _, password = userinfo.partition(":")
+        parts.add(password)
+        named = [user, *path.split("/"), fragment, *(found for _, found in parse_qsl(query))]
+        if scheme.lower() not in ("http", "https"):
+            named += host.split(":")  # tgram://123456789:AAH…/: both halves of the bot token
+        parts.update(part for part in named if not _NAME.fullmatch(part))
+        parts.update({unquote(part) for part in parts})
+    return {part for part in parts if len(part) >= MIN_LITERAL_SECRET and '"' not in part and "\\" not in part}
+
+
+_SHOWN_SCHEME = re.compile(r"(?:[A-Za-z0-9_, \-]+=)?[A-Za-z][A-Za-z0-9+.\-]*")
+"""What of a secret URL is shown before ``://``: its scheme, after Apprise's routing tags (``test=tgram``)."""
+
+
+def _is_host_name(host: str) -> bool:
+    """A DNS name with a dot, ``localhost`` or an IP address: a place, not a token or a topic (``tgram://TOKEN``)."""
+    return bool(_NAME.fullmatch(host)) and ("." in host or host == "localhost")
+
+
+def mask_secret(value: str) -> str:
+    """How a secret setting's value is shown (``config show``, a plugin's page): a URL as ``scheme://host/...``, with
+    the host only when it is a name (:func:`_is_host_name`), anything else as ``***``; empty stays empty.
+
+    The one rule for every secret setting: user, password, port, path and query are left out, because
+    a ping UUID, an ntfy topic or a webhook token sits there, and what is not shown cannot leak.
+    """
+    if not value:
+        return value
+    prefix, separator, rest = value.strip().partition("://")
+    if not separator or not _SHOWN_SCHEME.fullmatch(prefix):
+        return REDACTED
+    host = re.split(r"[/?#]", rest, maxsplit=1)[0].rpartition("@")[2]
+    host = host if host.startswith("[") else host.partition(":")[0]
+    return f"{prefix}://{host}/..." if _is_host_name(host) else f"{prefix}://..."
+
+
+def use_secret_settings(values: Iterable[str]) -> None:
+    """Redact these secret settings' values (and their parts) in everything from now on.
+
+    Called when the configuration is loaded (:meth:`claudeops.app.App.load`), for the whole
+    process: a secret setting is as much a credential as ``ANTHROPIC_API_KEY``, and every store,
+    log and output already passes through :func:`redact_secrets`, most of them without knowing
+    which configuration is loaded. Longest first, so a value is replaced before a part of it.
+    """
+    global _setting_secrets
+    _setting_secrets = ()
+    add_secret_values(values)
+
+
+def add_secret_values(values: Iterable[str]) -> None:
+    """Redact these values (and their parts) too, like a secret setting's: for secrets a plugin reads from
+    elsewhere than a setting (the notify plugin's ``urls_file``). Call it from ``configure``, which runs
+    after the settings' own values were taken in."""
+    global _setting_secrets
+    parts = set(_setting_secrets) | {part for value in values for part in secret_setting_parts(value)}
+    _setting_secrets = tuple(sorted(parts, key=lambda part: (-len(part), part)))
+
+
 def redact_secrets(text: str, literals: Iterable[str] = ()) -> Redaction:
     """``text`` with every secret :mod:`claudeops.redaction` recognises replaced, and the kinds found.
 
     ``literals`` are values to remove verbatim (the runner's credential variables, from
-    :func:`secret_literals`).
+    :func:`secret_literals`); the secret settings' values (:func:`use_secret_settings`) always are.
     """
     kinds: set[str] = set()
-    for literal in literals:
+    for literal in (*_setting_secrets, *literals):
         if literal and literal in text:
             text = text.replace(literal, REDACTED)
             kinds.add("credential")
@@ -285,7 +374,7 @@ def may_hold_secret(text: str, literals: Iterable[str] = ()) -> bool:
     A scan for each rule's triggers and the entropy test of each long token: cheap enough for every
     batch of a transcript (about 3 ms for 240 KB of ordinary frames).
     """
-    if any(literal and literal in text for literal in literals):
+    if any(literal and literal in text for literal in (*_setting_secrets, *literals)):
         return True
     if _wanted_rules(text):
         return True

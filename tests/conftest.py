@@ -23,6 +23,8 @@ from fake_api import FakeAPI
 from http_receiver import HTTPReceiver
 from postgres_server import empty_public_schema, find_pg_bin, temporary_postgres
 
+from claudeops.redaction import use_secret_settings
+
 
 @pytest.fixture(autouse=True)
 def isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -36,6 +38,7 @@ def isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     work = tmp_path / "cwd"
     work.mkdir()
     monkeypatch.chdir(work)
+    use_secret_settings([])  # the secret settings of the app of an earlier test are not this test's
 
 
 @pytest.fixture

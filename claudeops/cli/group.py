@@ -39,6 +39,7 @@ from claudeops.config import ConfigError
 from claudeops.exit_codes import EXIT_FAILED, EXIT_NEWER_DATABASE, EXIT_USAGE
 from claudeops.logs import configure_logging
 from claudeops.plugins import PluginError, describe_plugins
+from claudeops.redaction import mask_secret
 from claudeops.runner.allow_list import configured_allow_list
 from claudeops.store import NewerDatabase, StoreError, backup_sqlite, describe_database_error, mask_url
 from claudeops.version import __version__
@@ -208,11 +209,12 @@ def config_init(app: App, target: Path | None, force: bool) -> None:
 
 
 def _masked(value: Any, secret: bool) -> Any:
+    """A secret setting's value as :func:`claudeops.redaction.mask_secret` shows it (each entry of a list)."""
     if not secret or not value:
         return value
-    if isinstance(value, str) and "://" in value:
-        return mask_url(value)
-    return "***"
+    if isinstance(value, list):
+        return [mask_secret(str(entry)) for entry in value]
+    return mask_secret(str(value))
 
 
 def _option_from(argv: Sequence[str], option: str) -> str | None:

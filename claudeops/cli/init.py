@@ -3,14 +3,15 @@
 A new operator should not have to learn the file formats before the first run: ``init`` asks for
 the services (or takes them as ``--service name:kind[@host]``), writes ``services.toml`` from
 the answers, a ``config.toml`` pointing at it, and a copy of the starter checks and playbooks
-(``examples/ops``) to edit. What it wrote is loaded back before it says it is done, so a file it
-produced is a file claudeops accepts.
+(``examples/ops``) to edit. The files are loaded from a scratch folder before any is written, so
+a file it produces is a file claudeops accepts, and a refusal (exit 2) leaves nothing behind.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ from claudeops.exit_codes import EXIT_USAGE
 from claudeops.inventory import KINDS, LOCAL_HOST
 from claudeops.ops_dir import starter_ops_dir
 from claudeops.services import service_name
+from claudeops.wording import counted
 
 SERVICES_FILE = "services.toml"
 OPS_DIR = "ops"
@@ -41,7 +43,8 @@ class Planned:
     after: list[str] = field(default_factory=list)
 
     def toml(self) -> str:
-        lines = [f"[services.{self.name}]", f"kind = {json.dumps(self.kind)}"]
+        key = json.dumps(self.name) if "." in self.name else self.name  # a dotted key would nest tables
+        lines = [f"[services.{key}]", f"kind = {json.dumps(self.kind)}"]
         if self.host != LOCAL_HOST:
             lines.append(f"host = {json.dumps(self.host)}")
         if self.health_url:
@@ -56,7 +59,7 @@ def parse_service_flag(text: str) -> Planned:
     head, _, host = text.partition("@")
     name, _, kind = head.partition(":")
     try:
-        planned = Planned(service_name(name), kind or "container", host or LOCAL_HOST)
+        planned = Planned(service_name(name, dots=True), kind or "container", host or LOCAL_HOST)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--service") from None
     if planned.kind not in KINDS:
@@ -74,7 +77,7 @@ def ask_services() -> list[Planned]:
         if not name:
             return services
         try:
-            name = service_name(name)
+            name = service_name(name, dots=True)
         except ValueError as exc:
             click.echo(f"  {exc}")
             continue
@@ -123,17 +126,37 @@ def init_command(app: App, directory: Path, services: tuple[str, ...], no_ops: b
         refuse_to_overwrite(target, force)
     if not no_ops and ops_path.exists() and not force:
         raise click.ClickException(f"{ops_path} exists; pass --force to overwrite it")
-    directory.mkdir(parents=True, exist_ok=True)
     config_text = render_config_template(app.config).replace('services_file = ""', f'services_file = "{SERVICES_FILE}"')
     if not no_ops:
         config_text = config_text.replace('ops_dir = ""', f'ops_dir = "{OPS_DIR}"')
-        shutil.copytree(starter_ops_dir(), ops_path, dirs_exist_ok=True, ignore=shutil.ignore_patterns("services.toml"))
-    services_path.write_text(render_services(planned))
+    files = {config_path.name: config_text, services_path.name: render_services(planned)}
+    count = _checked(app, directory, files, with_ops=not no_ops)
+    directory.mkdir(parents=True, exist_ok=True)
+    if not no_ops:
+        _copy_ops(ops_path)
+    services_path.write_text(files[services_path.name])
     config_path.write_text(config_text)
-    try:
-        loaded = App.load(str(config_path), {"CLAUDEOPS_STATE_DIR": str(app.state_dir)}, entry_points=False)
-    except ConfigError as exc:
-        fail(f"the files written do not load: {exc}", EXIT_USAGE)
-    click.echo(f"wrote {config_path}, {services_path} ({len(loaded.config.inventory)} services)"
+    click.echo(f"wrote {config_path}, {services_path} ({counted(count, 'service')})"
                + ("" if no_ops else f" and {ops_path}/ (checks and playbooks to edit)"))
     click.echo(f"next: claudeops --config {config_path} run --tier 1")
+
+
+def _checked(app: App, directory: Path, files: dict[str, str], *, with_ops: bool) -> int:
+    """Load the files as they would be written, from a scratch folder, before anything is written; the
+    number of services, or exit 2 with the one line claudeops would say about them (nothing written)."""
+    with tempfile.TemporaryDirectory(prefix="claudeops-init-") as scratch:
+        folder = Path(scratch)
+        for name, text in files.items():
+            (folder / name).write_text(text)
+        if with_ops:
+            _copy_ops(folder / OPS_DIR)
+        try:
+            loaded = App.load(str(folder / "config.toml"), {"CLAUDEOPS_STATE_DIR": str(app.state_dir)},
+                              entry_points=False)
+        except ConfigError as exc:
+            fail(f"nothing written: {str(exc).replace(scratch, str(directory))}", EXIT_USAGE)
+    return len(loaded.config.inventory)
+
+
+def _copy_ops(target: Path) -> None:
+    shutil.copytree(starter_ops_dir(), target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("services.toml"))

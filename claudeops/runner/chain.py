@@ -16,23 +16,33 @@ import asyncio
 import logging
 import os
 import signal
+import sqlite3
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import peewee
+
 from claudeops.app import App
 from claudeops.clock import Clock, utc_now
-from claudeops.config import TIER_DEFAULTS, validate_core
-from claudeops.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REFUSED
+from claudeops.config import TIER_DEFAULTS, ConfigError, validate_core
+from claudeops.exit_codes import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_NEWER_DATABASE,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_USAGE,
+)
 from claudeops.exit_codes import EXIT_LOCKED as EXIT_LOCKED  # re-exported: callers of execute() compare with it
 from claudeops.logs import session_fields
 from claudeops.notable import START_REFUSED, NotableEvent
 from claudeops.runner.allow_list import configured_allow_list
 from claudeops.runner.credentials import require_credentials
 from claudeops.runner.hookcalls import PluginCalls
-from claudeops.runner.lock import RunLock, run_domain
+from claudeops.runner.lock import LockHeld, LockUnavailable, RunLock, run_domain
 from claudeops.runner.orphans import reap_stale_cli
 from claudeops.runner.prompts import run_reasons, tier_prompt_path
 from claudeops.runner.replay import Recording, ReplaySource
@@ -46,7 +56,7 @@ from claudeops.runner.session_run import (
 )
 from claudeops.session import Handoff, Run, RunOutcome, Session
 from claudeops.session_rows import interrupt_abandoned_sessions
-from claudeops.store import write_patiently
+from claudeops.store import NewerDatabase, StoreError, describe_database_error, write_patiently
 from claudeops.wording import one_line
 
 log = logging.getLogger(__name__)
@@ -257,22 +267,50 @@ def execute(app: App, request: RunRequest) -> ChainResult:
 
     Raises :class:`~claudeops.lock.LockHeld` when another run is active, ``ConfigError``
     (``PromptError``, ``MissingCredentials`` for a real run) and ``StoreError`` for problems found
-    before any session starts.
+    before any session starts; each of those but :class:`LockHeld` is reported to ``run_not_started``
+    first (another live run holding the lock is no failure of the schedule).
     """
-    validate_core(app.config)  # again: command-line flags were applied after loading
-    configured_allow_list(app.config)
-    check_prompts(app, request)
-    if request.transport_factory is None:
-        require_credentials(os.environ, app.config.core.setting_sources)
-    with RunLock(app.ensure_state_dir()):
-        reap_stale_cli(app.state_dir)
-        app.open_store()
-        domain = run_domain(app.state_dir)
-        abandoned = write_patiently(lambda: interrupt_abandoned_sessions(domain),
-                                    "marking sessions a dead run left running as interrupted")
-        if abandoned:
-            log.warning("marked %d session(s) left running by a process that died as interrupted", abandoned)
-        return asyncio.run(_with_signals(app, request))
+    started = False
+    try:
+        validate_core(app.config)  # again: command-line flags were applied after loading
+        configured_allow_list(app.config)
+        check_prompts(app, request)
+        if request.transport_factory is None:
+            require_credentials(os.environ, app.config.core.setting_sources)
+        with RunLock(app.ensure_state_dir()):
+            reap_stale_cli(app.state_dir)
+            app.open_store()
+            domain = run_domain(app.state_dir)
+            abandoned = write_patiently(lambda: interrupt_abandoned_sessions(domain),
+                                        "marking sessions a dead run left running as interrupted")
+            if abandoned:
+                log.warning("marked %d session(s) left running by a process that died as interrupted", abandoned)
+            started = True  # from here on the chain's own before_run and after_run report how the run ends
+            return asyncio.run(_with_signals(app, request))
+    except LockHeld:
+        raise
+    except Exception as exc:
+        if not started:
+            _report_not_started(app, request, exc)
+        raise
+
+
+def _report_not_started(app: App, request: RunRequest, exc: Exception) -> None:
+    """Tell ``run_not_started`` why the run ended before its first session, with the exit code ``run`` gives."""
+    if isinstance(exc, NewerDatabase):
+        code, reason = EXIT_NEWER_DATABASE, str(exc)
+    elif isinstance(exc, ConfigError):
+        code, reason = EXIT_USAGE, str(exc)
+    elif isinstance(exc, LockUnavailable):  # a full disk, a read-only state dir
+        code, reason = EXIT_FAILED, str(exc)
+    elif isinstance(exc, (StoreError, peewee.PeeweeException, sqlite3.Error)):  # as the command line words it
+        code, reason = EXIT_FAILED, f"database error: {describe_database_error(exc)}"
+    else:
+        code, reason = EXIT_FAILED, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    run = Run(str(uuid.uuid4()), request.tier, request.trigger, request.transport_factory is not None, app.config,
+              app.hook, request.clock)
+    calls = PluginCalls(app.pm, strict=False)
+    asyncio.run(calls.each("run_not_started", run=run, outcome=RunOutcome(code, one_line(reason))))
 
 
 async def _with_signals(app: App, request: RunRequest) -> ChainResult:

@@ -20,15 +20,19 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+import pluggy
+
 from claudeops.config import Config
-from claudeops.exit_codes import EXIT_LOCKED
+from claudeops.exit_codes import EXIT_LOCKED, EXIT_REFUSED
 from claudeops.redaction import redact
 from claudeops.runner.lock import lock_holder, run_domain
+from claudeops.session import Run
 from claudeops.session_rows import SessionRow, get_session_dict
 
 ANNOUNCE_SECONDS = 60.0
@@ -46,6 +50,28 @@ class RunBusy(Exception):
 
 class LaunchError(Exception):
     """The run could not start (bad configuration, missing credentials…): the child's own last line."""
+
+
+class StartRefused(LaunchError):
+    """The run was not permitted to start a session (``EXIT_REFUSED``: a plugin refused it, a spend cap):
+    the child's one line, which it also recorded as a ``start_refused`` event. Trying again changes
+    nothing until the refusal lifts; :func:`start_refusal` says when it has, without starting a run."""
+
+
+def start_refusal(config: Config, hook: pluggy.HookRelay, tier: int, trigger: str = "alert") -> str | None:
+    """Why a real session of ``tier`` would be refused now (``check_session_start``), or ``None``.
+
+    Asks the same hook a run asks before its first session, in this process, records nothing and
+    starts nothing: a caller that was refused (:class:`StartRefused`) polls this, not a new run,
+    so a spend cap's refusal is recorded once rather than at every retry. Fails closed as the run
+    does: a plugin that crashes while judging refuses.
+    """
+    run = Run(str(uuid.uuid4()), tier, trigger, False, config, hook)
+    try:
+        reason: str | None = hook.check_session_start(run=run, tier=tier, parent_id=None)
+    except Exception as exc:  # a cap that cannot be checked must not be skipped
+        return f"the start check failed ({type(exc).__name__}: {exc})"
+    return reason
 
 
 @dataclass(frozen=True)
@@ -160,6 +186,9 @@ def _failed_start(child: subprocess.Popen[bytes], log_path: Path, state_dir: Pat
     if code == EXIT_LOCKED:
         log_path.unlink(missing_ok=True)
         raise busy_error(state_dir, said.removeprefix("claudeops: error: "))
+    if code == EXIT_REFUSED:  # the refusal is an event already; its log holds nothing more
+        log_path.unlink(missing_ok=True)
+        raise StartRefused(said.removeprefix("claudeops: error: ").removeprefix("claudeops: "))
     raise LaunchError(f"the run did not start: {said.removeprefix('claudeops: error: ')} (log: {log_path})")
 
 

@@ -9,6 +9,12 @@ unattended runner should talk to the model API and nothing else. The CLI keeps n
 conversation (``--no-session-persistence``): it would be an unredacted transcript of every
 session under ``claude-config/projects/``, and claudeops never resumes a session; the redacted
 transcript is ours (:mod:`claudeops.runner.transcript`).
+
+The SDK starts the CLI with the runner's whole environment under ``options.env`` (it cannot
+remove a variable, only set one), and the agent's tools inherit it: ``cat /proc/self/environ``
+at tier 1 would show a ``CLAUDEOPS_NOTIFY_URLS`` bot token. So every ``CLAUDEOPS_*`` variable
+that sets a secret setting, or that sets no setting we know of (a disabled plugin's, a typo's:
+what cannot be judged is hidden), is overridden with an empty value (:func:`hidden_variables`).
 """
 
 from __future__ import annotations
@@ -16,13 +22,13 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from claude_agent_sdk import ClaudeAgentOptions, HookMatcher
 
-from claudeops.config import Config
+from claudeops.config import ENV_PREFIX, Config
 from claudeops.session import Session
 
 log = logging.getLogger(__name__)
@@ -40,6 +46,8 @@ NO_SESSION_PERSISTENCE = "no-session-persistence"
 """The CLI flag that keeps it from writing its own, unredacted copy of the conversation to disk."""
 
 PreToolUseCallback = Callable[[Any, str | None, Any], Any]
+SHOWN_TO_THE_CLI = frozenset({"CLAUDEOPS_CONFIG"})
+"""``CLAUDEOPS_*`` variables that are no setting and hold no secret (a path)."""
 
 
 def claude_config_dir(state_dir: Path) -> Path:
@@ -60,6 +68,14 @@ def configured_cli_path(config: Config) -> str | None:
     if os.sep not in path:
         return shutil.which(path) or path
     return str(Path(path).expanduser())
+
+
+def hidden_variables(config: Config, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """An empty value for each ``CLAUDEOPS_*`` variable of ``environ`` (the runner's) the CLI must not see:
+    those of secret settings, and any that names no setting of ``config`` besides :data:`SHOWN_TO_THE_CLI`."""
+    environ = os.environ if environ is None else environ
+    shown = config.variables(secret=False) | SHOWN_TO_THE_CLI
+    return {name: "" for name in environ if name.startswith(ENV_PREFIX) and name not in shown}
 
 
 def system_prompt_append(session: Session) -> str:
@@ -94,7 +110,7 @@ def build_options(session: Session, *, pre_tool_use: PreToolUseCallback | None,
         cwd=str(cwd),
         setting_sources=list(config.core.setting_sources),  # type: ignore[arg-type]
         stderr=stderr or log_cli_stderr,
-        env={**QUIET_CLI_ENV, "CLAUDE_CONFIG_DIR": str(config_dir)},
+        env={**hidden_variables(config), **QUIET_CLI_ENV, "CLAUDE_CONFIG_DIR": str(config_dir)},
         cli_path=configured_cli_path(config),
         extra_args={NO_SESSION_PERSISTENCE: None},
         hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[pre_tool_use])]} if pre_tool_use else None,

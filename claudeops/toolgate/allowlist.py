@@ -374,6 +374,39 @@ RUNS_OTHER_PROGRAMS = frozenset({
 entry would let through what the gate does not see. The ones the gate follows (``sudo``, ``ssh``, ``docker
 exec``, ``sh -c``, ``find -exec``…) are judged by their built-in rules, which an entry cannot widen."""
 
+RUNS_OTHER_COMMANDS: dict[str, frozenset[tuple[str, ...]]] = {
+    **dict.fromkeys(("docker", "podman"), frozenset({
+        ("run",), ("exec",), ("create",), ("build",), ("buildx",), ("builder", "build"), ("image", "build"),
+        ("plugin",), ("debug",), ("container", "run"), ("container", "exec"), ("container", "create"),
+        ("compose", "run"), ("compose", "exec"), ("compose", "create"), ("compose", "up"), ("compose", "build"),
+        ("compose", "watch")})),
+    **dict.fromkeys(("docker-compose", "podman-compose"), frozenset({
+        ("run",), ("exec",), ("create",), ("up",), ("build",), ("watch",)})),
+    "kubectl": frozenset({("exec",), ("run",), ("debug",), ("attach",), ("cp",), ("plugin",), ("edit",)}),
+    "git": frozenset({("submodule",), ("bisect",), ("rebase",), ("filter-branch",), ("difftool",),
+                      ("mergetool",), ("send-email",), ("daemon",), ("instaweb",), ("archive",), ("fetch",),
+                      ("pull",), ("clone",), ("ls-remote",), ("push",), ("grep",), ("config",)}),
+}
+"""Sub-command paths of the programs the gate knows that run a command given on their command line
+(``docker exec``, ``kubectl exec``, ``git bisect run``, ``git rebase --exec``, ``git fetch
+--upload-pack``, ``git grep -O``, an editor for ``kubectl edit``), a container or a build from what
+they are given (``docker run``, ``docker build``), or install a command other calls run (``git
+config core.pager``): an entry may not name them, for the same reason as :data:`RUNS_OTHER_PROGRAMS`.
+The forms the gate follows (``docker exec CONTAINER CMD``) stay judged by their built-in rules."""
+
+RUNS_OTHER_OPTIONS: dict[str, frozenset[str]] = {
+    "git": frozenset({"-c", "--config-env", "--exec-path"}),
+    "curl": frozenset({"-K", "--config"}),
+    "wget": frozenset({"-e", "--execute", "--config"}),
+}
+"""Options of a program itself (before any sub-command) that run commands (``git -c alias.x='!cmd'``,
+``git -c core.pager=cmd``) or read more options from a file or a setting (``curl -K FILE``, ``wget -e``)."""
+
+_CHANGING_EXAMPLE = {"ufw": "disable", "wg": "set wg0 …", "tailscale": "down", "apt-cache": "gencaches",
+                     "ip": "link set eth0 down", "date": "0101000020", "curl": "gopher://…",
+                     "wget": "http://…/backup.tar", "nft": "flush ruleset", "crontab": "FILE"}
+"""What a program named alone in an entry would let through, for the refusal's message."""
+
 ENTRY_SYNTAX = ('entries like "program", "program subcommand", "program subcommand -o --long --value=" '
                 'or "program subcommand *"')
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
@@ -412,26 +445,98 @@ def parse_entry(text: str) -> Entry:
             options.append(word)
         else:
             raise ValueError(f"{word!r} is not a program, sub-command or option")
-    if names[0] in RUNS_OTHER_PROGRAMS:
-        raise ValueError(f"{names[0]} runs other commands, so it cannot be allowed by an entry")
+    _refuse_runners(names, options, anything)
     whole = any(not option.startswith("--") and len(option.rstrip("=")) > 2 for option in options)
     entry_rule = ANYTHING if anything else replace(rule(" ".join(options)), whole=whole)
     return Entry(tuple(names), entry_rule, text)
 
 
+def _refuse_runners(names: list[str], options: list[str], anything: bool) -> None:
+    """``ValueError`` when an entry would let through a command that runs other commands.
+
+    Deny by default for the programs the gate knows (:data:`BUILT_IN`): their built-in rules
+    already list what only reads, so an entry may add sub-commands and options to them but never
+    ``*``, which would hide the options that write or run something (``git -c``, ``curl --output-dir``,
+    ``docker run -v /:/h``); and it may not name a sub-command or option known to run other commands,
+    nor stop short of one: the words after an entry's names are free operands, so ``"docker"`` alone
+    would allow ``docker compose run web CMD``; so would any program whose sub-commands or operands the
+    gate checks itself (``"systemctl"`` alone opens ``systemctl restart x``, ``"ip"`` ``ip link set``,
+    ``"curl"`` a ``gopher://`` URL): such a program is named with a sub-command.
+    """
+    program = names[0]
+    if program in RUNS_OTHER_PROGRAMS:
+        raise ValueError(f"{program} runs other commands, so it cannot be allowed by an entry")
+    named = tuple(names[1:])
+    paths = sorted(RUNS_OTHER_COMMANDS.get(program, ()))
+    for path in paths:
+        if named[:len(path)] == path:
+            raise ValueError(f"{program} {' '.join(path)} runs other commands, so it cannot be allowed by an entry")
+    if not named:
+        for option in options:
+            if option.rstrip("=") in RUNS_OTHER_OPTIONS.get(program, ()):
+                raise ValueError(f"{program} {option.rstrip('=')} runs other commands or reads options from "
+                                 "elsewhere, so it cannot be allowed by an entry")
+    if anything and program in BUILT_IN:
+        raise ValueError(f"{program} is judged by its built-in rules, which know its options that write or run "
+                         "commands; list the options it allows instead of *")
+    for path in paths:
+        if path[:len(named)] == named:  # the entry's free operands would take the rest of the path
+            raise ValueError(f"{' '.join(names)} would also allow {program} {' '.join(path)}, which runs other "
+                             "commands; name a sub-command that does not")
+    known = BUILT_IN.get(program)
+    if not named and known is not None and (known.subcommands, known.judge, known.runs) != (None, None, None):
+        raise ValueError(f"{program} alone would take any operands past the gate's own check of them "
+                         f"({program} {_CHANGING_EXAMPLE.get(program, 'restart x')}); name the sub-command the "
+                         "entry allows")
+
+
+READ_ONLY_TOOLS = frozenset({
+    "Read", "Grep", "Glob", "LS", "NotebookRead", "WebFetch", "WebSearch", "ToolSearch",
+    "TodoWrite", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate",
+    "BashOutput", "TaskOutput", "KillShell", "KillBash", "TaskStop",
+    "ListMcpResourcesTool", "ReadMcpResourceTool"})
+"""The Claude Code tools besides ``Bash`` that tier 1 and dry runs may call: they read files, the web
+(a GET, like ``curl``) or MCP resources, keep the session's own to-do list, or read and stop the
+output of the session's own background commands (which the gate judged when they started). Every
+other tool is refused: ``Write``, ``Edit``…, ``Agent``/``Task`` (a sub-agent), ``Monitor`` and
+``PowerShell`` (they run commands), ``CronCreate``, every ``mcp__…`` tool, and any tool a later
+Claude Code adds. The operator names more in ``[toolgate] read_only_tools``."""
+
+NEVER_READ_ONLY_TOOLS = {"Bash": "Bash is judged command by command by the gate itself",
+                         **dict.fromkeys(("Write", "Edit", "MultiEdit", "NotebookEdit"), "it changes files")}
+"""Tools ``[toolgate] read_only_tools`` may not name, and why."""
+
+_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+def parse_tool(name: str) -> str:
+    """A ``[toolgate] read_only_tools`` name as written; ``ValueError`` saying why it cannot be one.
+
+    Exact names only (``mcp__grafana__query``): a pattern would let a tool added to the server
+    later through unseen.
+    """
+    if not _TOOL_NAME.fullmatch(name):
+        raise ValueError(f"{name!r} is not a tool name (letters, digits, _ and -; no patterns)")
+    if name in NEVER_READ_ONLY_TOOLS:
+        raise ValueError(f"{name} cannot be listed: {NEVER_READ_ONLY_TOOLS[name]}")
+    return name
+
+
 @dataclass(frozen=True)
 class AllowList:
-    """The built-in rules and the operator's entries."""
+    """The built-in rules and the operator's entries; the tools other than Bash that only read."""
 
     rules: Mapping[str, Rule]
     entries: Mapping[str, tuple[Entry, ...]]
+    tools: frozenset[str] = READ_ONLY_TOOLS
 
-    def extended(self, more: Iterable[Entry]) -> AllowList:
-        """This list with more entries (made by :func:`parse_entry`)."""
+    def extended(self, more: Iterable[Entry], tools: Iterable[str] = ()) -> AllowList:
+        """This list with more entries (made by :func:`parse_entry`) and tools (checked by :func:`parse_tool`)."""
         entries = {name: list(found) for name, found in self.entries.items()}
         for entry in more:
             entries.setdefault(entry.words[0], []).append(entry)
-        return AllowList(self.rules, {name: tuple(found) for name, found in entries.items()})
+        return AllowList(self.rules, {name: tuple(found) for name, found in entries.items()},
+                         self.tools.union(tools))
 
 
 BUILT_IN_LIST = AllowList(BUILT_IN, {})

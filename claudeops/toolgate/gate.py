@@ -34,6 +34,8 @@ _CONSTRUCT_INSTEAD = "run each command on its own; chaining them with ; && || an
 _EXPANSION_INSTEAD = "run the inner command on its own first and use its output as literal text"
 _PROGRAM_INSTEAD = ("a read-only check: curl, dig, docker ps/inspect/logs, systemctl status, journalctl, df, "
                     "ls, cat, grep… (or ask the operator to add it to [toolgate] allow)")
+_TOOL_INSTEAD = ("Read, Grep, Glob, WebFetch, or a read-only Bash command (or ask the operator to add the tool to "
+                 "[toolgate] read_only_tools)")
 _PATH_INSTEAD = "run the read-only commands the script would run, directly"
 _REDIRECT_INSTEAD = "redirect only to /dev/null or a descriptor (2>&1); read the output instead of saving it"
 
@@ -60,11 +62,18 @@ class Refusal:
 
 def tool_refusal(tool_name: str, tool_input: dict[str, Any], mode: str,
                  allow: AllowList = BUILT_IN_LIST) -> Refusal | None:
-    """Why a tool call is refused in a read-only ``mode`` ("dry run", "tier 1 is read-only"), or ``None``."""
+    """Why a tool call is refused in a read-only ``mode`` ("dry run", "tier 1 is read-only"), or ``None``.
+
+    Deny by default for tools too: a tool other than Bash passes only when ``allow.tools`` names it
+    (:data:`~claudeops.toolgate.allowlist.READ_ONLY_TOOLS` and the operator's ``read_only_tools``),
+    so an ``mcp__…`` tool or one a later Claude Code adds is refused until someone says it only reads.
+    """
     if tool_name in WRITING_TOOLS:
         return Refusal(tool_name, f"{tool_name} changes files", "report what you would change", mode)
     if tool_name != "Bash":
-        return None
+        if tool_name in allow.tools:
+            return None
+        return Refusal(tool_name, f"{tool_name} is not known to only read", _TOOL_INSTEAD, mode)
     command = tool_input.get("command")
     if not isinstance(command, str):
         return Refusal("Bash", "the call has no command", "give the command as text", mode)

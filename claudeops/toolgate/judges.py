@@ -10,6 +10,7 @@ the gate to judge in its turn.
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 from claudeops.toolgate.inline_code import awk_changes, sed_reads
 from claudeops.toolgate.queries import mongo_reads, psql_meta_reads, redis_reads, sql_reads, sqlite_dot_reads
@@ -19,7 +20,7 @@ from claudeops.toolgate.syntax import Word
 DISCARDED = frozenset({"/dev/null", "-"})
 """Output "files" that are not files: standard output, or nowhere."""
 _HTTP = re.compile(r"https?://", re.IGNORECASE)
-_QUERY_INSTEAD = "give read-only SQL as an argument (psql -c, mysql -e, sqlite3 DB 'SELECT …')"
+_QUERY_INSTEAD = "give read-only SQL as an argument (psql -c, mysql -e, sqlite3 -readonly DB 'SELECT …')"
 
 
 def curl(args: Args, context: Context) -> None:
@@ -35,16 +36,27 @@ def curl(args: Args, context: Context) -> None:
     methods = {method.upper() for method in args.values("-X", "--request")}
     if not methods <= {"GET", "HEAD"}:
         raise Refusing(f"curl -X {', '.join(sorted(methods))} may change something", "GET or HEAD only")
-    if any("%output{" in format.lower() for format in args.values("-w", "--write-out")):
-        raise Refusing("curl -w %output{…} writes a file", "leave %output{} out of -w")
+    for format in args.values("-w", "--write-out"):
+        if "%output{" in format.lower():
+            raise Refusing("curl -w %output{…} writes a file", "leave %output{} out of -w")
+        if format.startswith("@"):
+            raise Refusing("curl -w @FILE reads a format the gate cannot see (it may hold %output{…})",
+                           "give the format itself: -w '%{http_code}'")
     _http_urls([*args.texts, *args.values("--url")], "curl")
 
 
 def wget(args: Args, context: Context) -> None:
     """wget reads when it prints what it fetches (``-O -``), discards it (``-O /dev/null``) or only checks
-    that it exists (``--spider``); otherwise it saves a file."""
+    that it exists (``--spider``); otherwise it saves a file.
+
+    ``-O FILE`` opens (creates, truncates) its file before wget fetches anything, ``--spider`` or not,
+    so every ``-O`` must name standard output or ``/dev/null``. The options that write a log, cookies,
+    headers or an archive (``-o``, ``-a``, ``--save-cookies``, ``-P``…) are not on wget's rule at all.
+    """
     outputs = args.values("-O", "--output-document")
-    if not args.has("--spider") and not (outputs and DISCARDED.issuperset(outputs)):
+    if not DISCARDED.issuperset(outputs):
+        raise Refusing("wget -O writes a file (with --spider too)", "wget -qO- URL, or wget --spider URL")
+    if not args.has("--spider") and not outputs:
         raise Refusing("wget saves what it fetches into a file", "wget -qO- URL, or wget --spider URL")
     _http_urls(args.texts, "wget")
 
@@ -94,17 +106,31 @@ def mysqladmin(args: Args, context: Context) -> None:
         raise Refusing("mysqladmin may change the server", "mysqladmin " + ", ".join(sorted(_MYSQLADMIN_READS)))
 
 
-def sqlite3(args: Args, context: Context) -> None:
-    """``sqlite3 DB 'SQL' '.dot'`` reads when each SQL argument, ``-cmd`` and dot command reads.
+_SQLITE_URI_MODE = re.compile(r"(?:^|[?&])mode=([^&#]*)", re.IGNORECASE)
 
-    With no SQL after the database, sqlite3 reads standard input, which the gate cannot see.
+
+def sqlite3(args: Args, context: Context) -> None:
+    """``sqlite3 -readonly DB 'SQL' '.dot'`` reads when each SQL argument, ``-cmd`` and dot command reads.
+
+    Without ``-readonly`` sqlite3 creates the database file it is given, even for ``SELECT 1``
+    (``sqlite3 /etc/nologin 'select 1'``); a ``file:`` URI may ask for ``mode=rwc`` itself, so only
+    ``mode=ro`` (or ``memory``) is allowed there, its parameters read with their ``%HH`` escapes
+    decoded as SQLite does. With no SQL after the database, sqlite3 reads standard input (after any
+    ``-cmd``), which the gate cannot see: a piped ``.shell`` runs a command even with ``-readonly``.
     """
     if args.has("-version"):
         return
-    commands = args.texts[1:] + args.values("-cmd")
-    if not commands:
-        raise Refusing("sqlite3 without SQL reads what the gate cannot see", _QUERY_INSTEAD)
-    for text in commands:
+    if not args.has("-readonly"):
+        raise Refusing("sqlite3 without -readonly creates the database file it is given",
+                       "sqlite3 -readonly DB 'SELECT …'")
+    database = args.texts[0] if args.texts else ""
+    if database.lower().startswith("file:"):
+        modes = _SQLITE_URI_MODE.findall(unquote(database.partition("?")[2]))
+        if any(mode.lower() not in ("ro", "memory") for mode in modes):
+            raise Refusing(f"the URI `{_short(database)}` opens the database for writing", "use ?mode=ro, or no mode")
+    if not args.texts[1:]:
+        raise Refusing("sqlite3 without SQL after the database reads what the gate cannot see", _QUERY_INSTEAD)
+    for text in args.texts[1:] + args.values("-cmd"):
         if not (sqlite_dot_reads(text) if text.startswith(".") else sql_reads(text)):
             raise Refusing(f"`{_short(text)}` is not known to only read", "SELECT, PRAGMA NAME, .tables, .schema")
 

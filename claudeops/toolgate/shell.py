@@ -1,4 +1,4 @@
-"""What a Bash command line would run, for the cooldowns: its simple commands, with wrappers peeled off.
+"""What a Bash command line would run, for the cooldowns and maintenance: its simple commands, wrappers peeled off.
 
 ``ssh nas "sudo docker restart jellyfin && docker logs jellyfin"`` runs ``docker restart
 jellyfin`` and ``docker logs jellyfin``; the cooldown patterns must see exactly those, whatever
@@ -8,13 +8,18 @@ loops, functions, groups and substitutions too. Then the wrappers in :data:`WRAP
 ``env``, ``timeout``, ``xargs``, ``eval``, ``watch``, ``ssh host command``…) are peeled off, and
 ``sh -c`` scripts, the commands ``find -exec`` runs and those run in containers (``docker exec``,
 ``kubectl exec``) are followed. It never raises.
+
+:func:`shell_commands` also says where each command runs (the ``ssh`` hosts peeled off), whether it
+is fed operands the line does not show (``xargs``), which files its redirections name, and which
+words Bash computes when it runs (:class:`~claudeops.toolgate.syntax.ComputedWord`): what the
+maintenance check of the inventory plugin needs to refuse what it cannot see.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from claudeops.toolgate.argv import KUBECTL_VALUES, Syntax, read_options, subcommand
@@ -101,6 +106,30 @@ _NO_CONTAINER = frozenset({"-l", "--latest"})
 """``podman exec --latest command…`` names no container."""
 
 
+@dataclass(frozen=True)
+class ShellCommand:
+    """One command a command line would run, unwrapped, with where it runs and what else it is given.
+
+    What the maintenance check needs beyond the words: an ``ssh host`` peeled off still acts on that
+    host, ``xargs`` (or a login shell reading standard input) runs with operands the line does not
+    show, and a redirection writes a file the words do not name.
+    """
+
+    words: list[str]
+    """The program (its base name) and its arguments; a :class:`~claudeops.toolgate.syntax.ComputedWord`
+    where Bash computes the value when it runs (``$(docker ps -q)``, ``$s``, ``jelly*``)."""
+    hosts: tuple[str, ...] = ()
+    """The ``ssh`` destinations it runs on, outermost first; empty: this host."""
+    containers: tuple[str, ...] = ()
+    """The containers (or pods) it runs in (``docker exec CONTAINER``, ``kubectl exec POD``), outermost first."""
+    fed: bool = False
+    """It runs on what it reads: ``xargs`` appends operands, ``ssh host`` without a command runs a shell on them."""
+    redirects: tuple[tuple[str, str], ...] = ()
+    """``(operator, target)`` of its redirections (``(">", "/etc/x")``)."""
+    program: str = ""
+    """The program as written, its path kept (``./fix.sh``, ``/usr/bin/docker``); ``words[0]`` is its base name."""
+
+
 def simple_commands(command: str) -> list[list[str]]:
     """Every simple command ``command`` would run, unwrapped, as lists of words.
 
@@ -108,23 +137,44 @@ def simple_commands(command: str) -> list[list[str]]:
     written for ``docker restart`` matches however the program was called; leading
     ``NAME=value`` assignments and redirections are dropped.
     """
-    return [[words[0].rpartition("/")[2], *words[1:]] if "/" in words[0] else words
-            for words in _commands(command, 0)]
+    return [found.words for found in shell_commands(command)]
 
 
-def _commands(command: str, depth: int) -> list[list[str]]:
+def shell_commands(command: str) -> list[ShellCommand]:
+    """Every simple command ``command`` would run, unwrapped, with its hosts, input and redirections.
+
+    The same reading as :func:`simple_commands` (which gives only the words); never raises.
+    """
+    return [replace(found, words=[found.words[0].rpartition("/")[2], *found.words[1:]], program=found.words[0])
+            for found in _commands(command, 0, _HERE)]
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Where the commands being read run: through which ssh hosts and containers, fed by xargs or not."""
+
+    hosts: tuple[str, ...] = ()
+    containers: tuple[str, ...] = ()
+    fed: bool = False
+
+
+_HERE = _Where()
+
+
+def _commands(command: str, depth: int, where: _Where) -> list[ShellCommand]:
     if depth > MAX_DEPTH:
         return []
-    found: list[list[str]] = []
-    for words in every_command(command):
-        found.extend(_unwrap(words, depth))
+    found: list[ShellCommand] = []
+    for loose in every_command(command):
+        found.extend(replace(inner, redirects=loose.redirects + inner.redirects)
+                     for inner in _unwrap(loose.words, depth, where))
     return found
 
 
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
-def _unwrap(words: list[str], depth: int) -> list[list[str]]:
+def _unwrap(words: list[str], depth: int, where: _Where) -> list[ShellCommand]:
     """Peel assignments and wrappers off one simple command; follow what it runs (ssh, ``sh -c``, find -exec…)."""
     while words:
         if "=" in words[0] and _ASSIGNMENT.match(words[0]):
@@ -135,48 +185,54 @@ def _unwrap(words: list[str], depth: int) -> list[list[str]]:
         if wrapper is not None:
             if program == "command" and words[1:2] and words[1] in ("-v", "-V"):
                 return []  # `command -v docker` only looks the program up
-            command, script = _wrapped(words[1:], wrapper)
+            command, script, host = _wrapped(words[1:], wrapper)
+            if program == "ssh":
+                where = replace(where, hosts=(*where.hosts, host))
             if command is None:
-                return [[program, *words[1:]]]
+                return [ShellCommand([program, *words[1:]], where.hosts, where.containers, fed=True)]
+            if program == "xargs":
+                where = replace(where, fed=True)
             if script and command:
-                return _commands(" ".join(command), depth + 1)
+                return _commands(" ".join(command), depth + 1, where)
             words = command
             continue
         follow = _FOLLOWED.get(program)
-        followed = None if follow is None else follow(program, words[1:], depth)
-        return [words] if followed is None else followed
+        followed = None if follow is None else follow(program, words[1:], depth, where)
+        return [ShellCommand(words, where.hosts, where.containers, where.fed)] if followed is None else followed
     return []
 
 
-def _wrapped(words: list[str], wrapper: Wrapper) -> tuple[list[str] | None, bool]:
-    """The command a wrapper runs and whether it is a command line to parse again.
+def _wrapped(words: list[str], wrapper: Wrapper) -> tuple[list[str] | None, bool, str]:
+    """The command a wrapper runs, whether it is a command line to parse again, and its first own operand
+    (ssh's host).
 
     ``None`` for a login shell reading standard input (:attr:`Wrapper.login_shell`).
     """
     options, operands = read_options(words, wrapper.syntax)
     command = operands[wrapper.operands:]
+    first = operands[0] if operands and wrapper.operands else ""
     if wrapper.options_after_operands:
         more, command = read_options(command, wrapper.syntax)
         options += more
     if not command and wrapper.login_shell and len(operands) >= wrapper.operands:
-        return None, False
-    return command, wrapper.script and wrapper.argv_options.isdisjoint(name for name, _ in options)
+        return None, False, first
+    return command, wrapper.script and wrapper.argv_options.isdisjoint(name for name, _ in options), first
 
 
-def _shell(program: str, words: list[str], depth: int) -> list[list[str]] | None:
+def _shell(program: str, words: list[str], depth: int, where: _Where) -> list[ShellCommand] | None:
     """The commands of ``sh -c 'script'``; ``None`` for a shell running a file or standard input."""
     script = _shell_script(words)
-    return None if script is None else _commands(script, depth + 1)
+    return None if script is None else _commands(script, depth + 1, where)
 
 
-def _find(program: str, words: list[str], depth: int) -> list[list[str]]:
+def _find(program: str, words: list[str], depth: int, where: _Where) -> list[ShellCommand]:
     """find's own expression, then each command its ``-exec``/``-execdir``/``-ok``/``-okdir`` runs.
 
     A command ends at ``;`` (find needs it escaped, so it is a word here) or at ``+`` after ``{}``;
     the rest of the expression is find's again.
     """
     own = [program]
-    found: list[list[str]] = []
+    found: list[ShellCommand] = []
     index = 0
     while index < len(words):
         word = words[index]
@@ -187,12 +243,12 @@ def _find(program: str, words: list[str], depth: int) -> list[list[str]]:
         start = index
         while index < len(words) and words[index] != ";" and not (words[index] == "+" and words[index - 1] == "{}"):
             index += 1
-        found.extend(_unwrap(words[start:index], depth + 1))
+        found.extend(_unwrap(words[start:index], depth + 1, where))
         index += 1
-    return [own, *found]
+    return [ShellCommand(own, where.hosts, where.containers, where.fed), *found]
 
 
-def _executed(program: str, words: list[str], depth: int) -> list[list[str]] | None:
+def _executed(program: str, words: list[str], depth: int, where: _Where) -> list[ShellCommand] | None:
     """The commands of ``docker exec CONTAINER command…`` (also ``kubectl exec POD -- …``, compose and podman).
 
     ``None`` when ``words`` are some other sub-command: the call is then judged as it is.
@@ -209,7 +265,9 @@ def _executed(program: str, words: list[str], depth: int) -> list[list[str]] | N
     if syntax is None:
         return None
     options, operands = read_options(words, syntax)
-    return _unwrap(operands[0 if _NO_CONTAINER.intersection(name for name, _ in options) else 1:], depth + 1)
+    if _NO_CONTAINER.intersection(name for name, _ in options):
+        return _unwrap(operands, depth + 1, replace(where, containers=(*where.containers, "")))
+    return _unwrap(operands[1:], depth + 1, replace(where, containers=(*where.containers, *operands[:1])))
 
 
 def _shell_script(words: list[str]) -> str | None:
@@ -223,6 +281,6 @@ def _shell_script(words: list[str]) -> str | None:
     return None
 
 
-_FOLLOWED: dict[str, Callable[[str, list[str], int], list[list[str]] | None]] = {
+_FOLLOWED: dict[str, Callable[[str, list[str], int, _Where], list[ShellCommand] | None]] = {
     **dict.fromkeys(SHELLS, _shell), "find": _find, **dict.fromkeys(_EXEC_PROGRAMS, _executed)}
 """Programs that may run other commands, and how to find them (``None``: the call runs nothing else)."""

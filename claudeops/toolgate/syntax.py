@@ -374,38 +374,89 @@ def _text(node: Node) -> str:
     return _SOURCE.get()[node.start_byte:node.end_byte]
 
 
-def every_command(command: str) -> list[list[str]]:
-    """Every simple command anywhere in ``command`` as its words, read generously (for the cooldowns).
+class ComputedWord(str):
+    """A word whose value Bash computes when it runs the line (a variable, a substitution, a file-name
+    pattern, a ``$'…'`` string), given as written (``$(docker ps -q)``, ``jelly*``).
+
+    A ``str``, so the cooldown patterns read it as before and it rides through every unwrapping step
+    of :mod:`claudeops.toolgate.shell` unchanged; a check that must know what a command acts on
+    (maintenance) asks ``isinstance(word, ComputedWord)`` and refuses what it cannot see.
+    """
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class LooseCommand:
+    """One command of the generous reading: its words, and the files its redirections name."""
+
+    words: list[str]
+    redirects: tuple[tuple[str, str], ...] = ()
+    """``(operator, target)`` of each redirection with a target (``> /etc/x``, ``2>/dev/null``, ``< in``)."""
+
+
+def every_command(command: str) -> list[LooseCommand]:
+    """Every simple command anywhere in ``command``, read generously (for the cooldowns and maintenance).
 
     Commands inside loops, functions, groups, substitutions and here-documents count too; a word
-    that expands something is given as written (``$s``), quoting is removed from the rest. Text the
-    parser cannot read is also split at blanks and separators, so a syntax error hides no restart.
+    that expands something is given as written (``$s``) as a :class:`ComputedWord`, quoting is
+    removed from the rest. Text the parser cannot read is also split at blanks and separators, so
+    a syntax error hides no restart. When the line holds text the grammar reads differently from
+    Bash (an error, a line continuation, a control character, skipped text), every word is a
+    :class:`ComputedWord`: nothing about them is known for sure.
     """
     root = parse(command)
-    found: list[list[str]] = []
-    _collect(root, found)
-    if root.has_error:
+    found: list[LooseCommand] = []
+    _collect(root, found, ())
+    if root.has_error or _DIFFERS_FROM_BASH.search(command) or _skips_text(root, command):
+        # Bash may read these words otherwise (``jelly\<newline>fin`` is one word to it, two here)
+        found = [LooseCommand([ComputedWord(word) for word in loose.words], loose.redirects) for loose in found]
         unquoted = command.replace('"', " ").replace("'", " ")
-        found.extend(words for words in (part.split() for part in _FALLBACK_SPLIT.split(unquoted)) if words)
+        found.extend(LooseCommand([ComputedWord(word) for word in words])
+                     for words in (part.split() for part in _FALLBACK_SPLIT.split(unquoted)) if words)
     return found
+
+
+def _skips_text(root: Node, command: str) -> bool:
+    try:
+        _check_nothing_skipped(root, command)
+    except _Unseen:
+        return True
+    return False
 
 
 _FALLBACK_SPLIT = re.compile(r"\|\||&&|[;&|()`\n<>]|\$\(")
 
 
-def _collect(node: Node, found: list[list[str]]) -> None:
+def _collect(node: Node, found: list[LooseCommand], redirects: tuple[tuple[str, str], ...]) -> None:
+    if node.type == "redirected_statement":  # its redirections belong to the commands of its body
+        redirects += tuple(_loose_redirect(child) for child in node.children if child.type == "file_redirect")
     if node.type == "command":
+        own = tuple(_loose_redirect(child) for child in node.children if child.type == "file_redirect")
         words = [_loose_word(child.children[0] if child.type == "command_name" else child)
                  for child in node.children
                  if child.type not in ("variable_assignment", "file_redirect", "herestring_redirect")]
         if words:
-            found.append(words)
+            found.append(LooseCommand(words, redirects + own))
     for child in node.children:
-        _collect(child, found)
+        _collect(child, found, redirects)
+
+
+def _loose_redirect(node: Node) -> tuple[str, str]:
+    operator, target = "", ""
+    for child in node.children:
+        if child.type == "file_descriptor":
+            continue
+        if not child.is_named:
+            operator = child.type
+        elif not target:
+            target = _loose_word(child)
+    return operator, target
 
 
 def _loose_word(node: Node) -> str:
     try:
-        return _word(node).text
+        word = _word(node)
     except _Unseen:
-        return _text(node)
+        return ComputedWord(_text(node))
+    return word.text if word.fixed else ComputedWord(word.text)

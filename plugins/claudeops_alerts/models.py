@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import peewee
 
-from claudeops import BaseModel, Migration, create_frozen_tables
+from claudeops import BaseModel, Migration, add_column, create_frozen_tables
 
 STATES = ("queued", "starting", "started", "repeat", "resolved", "maintenance", "test")
 """queued: waits for the lock; starting: a run is being started for it; started: its run has a session;
 repeat: the same fingerprint is queued or ran within ``alerts.dedup_minutes``; resolved: a resolution,
-no run; maintenance: every service it names is in maintenance, no run; test: a sender's test message."""
+no run; maintenance: every service it names is in maintenance, no run; test: a sender's test message.
+A queued alert may also be *held* (:attr:`AlertRow.held`): its run was refused (a spend cap), and the
+queue waits for the refusal to lift instead of retrying."""
 
 
 class AlertRow(BaseModel):
@@ -30,6 +32,9 @@ class AlertRow(BaseModel):
     state = peewee.TextField(index=True)
     tier = peewee.IntegerField(default=1)
     session_id = peewee.IntegerField(null=True, index=True)
+    held = peewee.TextField(null=True)
+    """Why its run is refused for now (``tier 2 not started: daily spend cap reached: …``), shown on /alerts;
+    ``None`` when nothing holds it."""
 
     class Meta:
         table_name = "alerts"
@@ -63,4 +68,6 @@ def _create_alerts(database: peewee.Database) -> None:
     create_frozen_tables(database, Alert0001)
 
 
-MIGRATIONS = (Migration("0001_create_alerts", _create_alerts),)
+MIGRATIONS = (Migration("0001_create_alerts", _create_alerts),
+              # why a queued alert's run is refused, so a spend cap is seen and not retried every minute
+              Migration("0002_add_held", add_column("alerts", "held", peewee.TextField(null=True))))

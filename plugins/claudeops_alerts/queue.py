@@ -6,7 +6,10 @@ coalesced into one run when the lock frees, never dropped.
 background task every half second: when alerts are queued and the run lock is free it starts one
 ``claudeops run`` (trigger ``alert``, the sources as trigger source) whose prompt quotes every
 queued alert's brief, at the highest tier their rules ask for. A run that cannot start leaves
-them queued.
+them queued. A run refused permission to start (a spend cap, exit 77) leaves them queued and
+*held*, with the reason on each: the queue then asks :func:`claudeops.start_refusal` (which records
+nothing) until the refusal lifts — the cap's period changes, or the dashboard restarts with a
+higher cap — instead of starting a run that would be refused again, so the refusal is recorded once.
 """
 
 from __future__ import annotations
@@ -14,13 +17,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+import pluggy
+
 from claudeops import (
     Config,
     RunBusy,
     RunOrder,
+    StartRefused,
+    counted,
     db,
     is_paused,
     lock_holder,
+    start_refusal,
     start_run,
     to_timestamp,
     utc_now,
@@ -30,6 +38,8 @@ from claudeops_alerts.parse import Alert
 from claudeops_alerts.settings import SECTION, AlertSettings, Rule, parse_rules
 
 WAITING = ("queued", "starting")
+MAX_SERVICES_NAMED = 10
+"""Services of the alerts left out of a prompt that its count line names."""
 
 
 def receive(config: Config, alerts: Sequence[Alert], now: datetime | None = None) -> list[AlertRow]:
@@ -74,29 +84,71 @@ def recover_unstarted() -> int:
     return recovered
 
 
-def dispatch_queued(config: Config, command: Sequence[str] = ()) -> int | None:
+class Held(Exception):
+    """The queued alerts wait for a refusal to lift; ``reason`` is on each of them. ``first``: a run was
+    refused just now (the refusal was recorded once, as an event); otherwise it still stands."""
+
+    def __init__(self, reason: str, first: bool) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.first = first
+
+
+def dispatch_queued(config: Config, hook: pluggy.HookRelay, command: Sequence[str] = ()) -> int | None:
     """Start one run for every queued alert when the lock is free; the session id, or ``None``.
 
-    ``LaunchError`` (the run cannot start at all) is raised with the alerts back in the queue.
+    ``LaunchError`` (the run cannot start at all) is raised with the alerts back in the queue;
+    :class:`Held` when a refusal holds them (checked without starting a run once one was refused).
     """
     if not AlertRow.select().where(AlertRow.state == "queued").exists() or lock_holder(config.state_dir):
         return None
+    waiting = list(AlertRow.select().where(AlertRow.state == "queued"))
+    tier = max(row.tier for row in waiting)
+    if any(row.held for row in waiting):
+        reason = start_refusal(config, hook, tier)
+        if reason is not None:
+            _hold(reason)
+            raise Held(reason, first=False)
     with db.atomic():
         rows = list(AlertRow.select().where(AlertRow.state == "queued").order_by(AlertRow.id))
         ids = [row.id for row in rows]
         AlertRow.update(state="starting").where(AlertRow.id.in_(ids)).execute()
     order = RunOrder(tier=max(row.tier for row in rows), trigger="alert",
                      trigger_source="+".join(sorted({row.source for row in rows})),
-                     alerts=tuple(row.brief for row in rows))
+                     alerts=quoted_briefs(rows, config.section(SECTION).max_briefs))
     try:
         started = start_run(config, order, command)
     except BaseException as exc:
         AlertRow.update(state="queued").where(AlertRow.id.in_(ids)).execute()
+        if isinstance(exc, StartRefused):
+            _hold(str(exc))
+            raise Held(str(exc), first=True) from None
         if isinstance(exc, RunBusy):
             return None
         raise
-    AlertRow.update(state="started", session_id=started.session_id).where(AlertRow.id.in_(ids)).execute()
+    AlertRow.update(state="started", session_id=started.session_id, held=None).where(
+        AlertRow.id.in_(ids)).execute()
     return started.session_id
+
+
+def quoted_briefs(rows: Sequence[AlertRow], most: int) -> tuple[str, ...]:
+    """The briefs one run quotes: the oldest ``most``, then one line counting the others and the
+    services they name, so a flood of alerts makes one bounded prompt and none goes unmentioned."""
+    briefs = tuple(row.brief for row in rows[:most])
+    rest = rows[most:]
+    if not rest:
+        return briefs
+    services = sorted({name for row in rest for name in row.service_list})
+    named = f"; services named: {', '.join(services[:MAX_SERVICES_NAMED])}" if services else ""
+    if len(services) > MAX_SERVICES_NAMED:
+        named += f" and {len(services) - MAX_SERVICES_NAMED} more"
+    return (*briefs, f"(and {counted(len(rest), 'more alert')} not quoted here, alerts.max_briefs = {most}{named}; "
+                     "all are listed on the dashboard's /alerts page)")
+
+
+def _hold(reason: str) -> None:
+    """Every queued alert is held by ``reason`` (the ones that arrived since included)."""
+    AlertRow.update(held=reason).where(AlertRow.state == "queued").execute()
 
 
 def recent_alerts(limit: int = 50) -> list[AlertRow]:

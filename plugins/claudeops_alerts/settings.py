@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from claudeops import Config, setting
 
 SECTION = "alerts"
+MAX_BRIEFS = 200
+"""Bound on ``max_briefs``: each brief is a line of the prompt and an argument of the run's command line."""
 RULE = re.compile(r"(?P<key>source|severity|service|name)=(?P<value>[^:]+):(?P<tier>[123])")
 
 
@@ -25,6 +27,8 @@ class AlertSettings:
                                    "match, at most max_tier")
     dedup_minutes: int = setting(30, "A firing alert whose fingerprint already started a run this many minutes ago "
                                      "(or is still queued) is recorded as a repeat, not run again")
+    max_briefs: int = setting(20, "Most queued alerts whose briefs one run's prompt quotes (the oldest first); the "
+                                  "rest start with it too, counted in one line with the services they name")
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ def validate(config: Config) -> None:
     settings: AlertSettings = config.section(SECTION)
     config.require(1 <= settings.default_tier <= 3, f"{SECTION}.default_tier", "1, 2 or 3")
     config.require(settings.dedup_minutes >= 0, f"{SECTION}.dedup_minutes", "0 or more")
+    config.require(1 <= settings.max_briefs <= MAX_BRIEFS, f"{SECTION}.max_briefs", f"1 to {MAX_BRIEFS}")
     try:
         parse_rules(settings.rules)
     except ValueError as exc:

@@ -34,6 +34,13 @@ def before_run(run: Run) -> None:
 
 
 @hookimpl
+def run_not_started(run: Run, outcome: RunOutcome) -> None:
+    """No credentials, no usable database…: the schedule is broken, and the switch hears it now, not
+    after its grace time. A run that found the lock held by a live run never gets here (not a failure)."""
+    after_run(run, outcome)
+
+
+@hookimpl
 def after_run(run: Run, outcome: RunOutcome) -> None:
     settings: HealthSettings = run.config.section(SECTION)
     if settings.ping_url and not run.replayed:

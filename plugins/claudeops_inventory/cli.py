@@ -9,6 +9,7 @@ import click
 from claudeops import EXIT_USAGE as USAGE
 from claudeops import (
     App,
+    echo_listing,
     end_pauses,
     fail,
     open_store_or_fail,
@@ -38,32 +39,32 @@ def list_services(app: App, as_json: bool) -> None:
     """Every inventory service in dependency order, its status and maintenance; then the services
     events named that the inventory does not declare."""
     rows = _rows(app)
-    if as_json:
-        click.echo(json.dumps([row.as_dict() for row in rows], indent=2))
-        return
-    if not app.config.inventory:
+    if not app.config.inventory and not as_json:
         click.echo("No inventory: declare services as [services.NAME] tables in config.toml or in services_file "
                    "(claudeops init writes a starter; see docs/configuration.md).")
-    for row in rows:
-        click.echo(_line(row, flag=bool(app.config.inventory)))
+    flag = bool(app.config.inventory)
+    echo_listing(rows, as_json=as_json, to_json=ServiceRow.as_dict, header=LIST_HEADER,
+                 to_row=lambda row: _cells(row, flag), nothing="No service is named by the inventory or the events.")
 
 
-def _line(row: ServiceRow, flag: bool) -> str:
+LIST_HEADER = ("SERVICE", "STATUS", "SINCE", "RUNS AS", "NOTES")
+
+
+def _cells(row: ServiceRow, flag: bool) -> tuple[str, str, str, str, str]:
+    """The columns of ``services list``; maintenance is "since" its start, with its end among the notes."""
     service = row.service
-    since = f" since {row.since}" if row.since else ""
-    parts = [f"{row.name:<20} {row.shown_status}{since}"]
+    notes = []
     if service is not None:
-        where = "" if service.is_local else f" on {service.host}"
-        parts.append(f"{service.kind} {service.runtime_name}{where}")
+        runs = f"{service.kind} {service.runtime_name}" + ("" if service.is_local else f" on {service.host}")
         if service.after:
-            parts.append(f"after {', '.join(service.after)}")
+            notes.append(f"after {', '.join(service.after)}")
         if not service.remediate:
-            parts.append("no remediation")
-    elif flag:
-        parts.append("NOT IN THE INVENTORY (named by events)")
+            notes.append("no remediation")
+    else:
+        runs = "NOT IN THE INVENTORY (named by events)" if flag else "-"
     if row.pause is not None:
-        parts.append(row.pause.describe())
-    return "  ".join(parts)
+        notes.append(row.pause.describe())
+    return row.name, row.shown_status, row.shown_since or "-", runs, "; ".join(notes)
 
 
 @services_group.command("show")
@@ -135,8 +136,8 @@ def pauses_command(app: App, as_json: bool) -> None:
     open_store_or_fail(app)
     pauses = pauses_in_force(app.config)
     if as_json:
-        click.echo(json.dumps([{"service": pause.service, "until": pause.until, "reason": pause.reason,
-                                "source": pause.source} for pause in pauses], indent=2))
+        click.echo(json.dumps([{"service": pause.service, "since": pause.since, "until": pause.until,
+                                "reason": pause.reason, "source": pause.source} for pause in pauses], indent=2))
         return
     if not pauses:
         click.echo("No service is in maintenance.")

@@ -37,13 +37,18 @@ class ServiceRow:
         """The status cell: ``maintenance`` wins over what the events say (failures are expected then)."""
         return "maintenance" if self.pause is not None else self.status
 
+    @property
+    def shown_since(self) -> str | None:
+        """Since when the status cell holds: the pause's start in maintenance, else the status's."""
+        return self.pause.since or None if self.pause is not None else self.since
+
     def as_dict(self) -> dict[str, Any]:
         service = self.service
         return {
             "name": self.name, "in_inventory": self.in_inventory, "status": self.status, "since": self.since,
             "message": self.message, "event_id": self.event_id,
-            "maintenance": None if self.pause is None else {"until": self.pause.until, "reason": self.pause.reason,
-                                                            "source": self.pause.source},
+            "maintenance": None if self.pause is None else {"since": self.pause.since, "until": self.pause.until,
+                                                            "reason": self.pause.reason, "source": self.pause.source},
             "kind": service.kind if service else None, "host": service.host if service else None,
             "runtime_name": service.runtime_name if service else None,
             "health_url": service.health_url if service else None,

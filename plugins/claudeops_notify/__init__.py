@@ -11,15 +11,17 @@ Each concept lives in its own module; this one only wires them to the hooks.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any
 
 import click
 
-from claudeops import Config, DoctorCheck, Outcome, Run, RunOutcome, Session, hookimpl
+from claudeops import Config, DoctorCheck, Outcome, Run, RunOutcome, Session, add_secret_values, hookimpl
 from claudeops_notify import checks, notifier
 from claudeops_notify.cli import notifications_group, notify_group
 from claudeops_notify.models import MIGRATIONS, OWNER
 from claudeops_notify.settings import SECTION, NotifySettings, validate
+from claudeops_notify.targets import TargetError, load_targets
 from claudeops_notify.web import register_web  # noqa: F401  the /notifications dashboard page
 
 
@@ -31,6 +33,10 @@ def register_settings(register: Callable[[str, type], None]) -> None:
 @hookimpl
 def configure(config: Config) -> None:
     validate(config)
+    settings: NotifySettings = config.section(SECTION)
+    if settings.urls_file:  # its URLs are as secret as notify.urls, which the core already redacts
+        with suppress(TargetError):  # an unreadable file is reported, in one line, where the URLs are used
+            add_secret_values(target.url for target in load_targets([], settings.urls_file))
 
 
 @hookimpl

@@ -133,9 +133,31 @@ def cooldown_notice(event: NotableEvent, facts: SessionFacts | None) -> Notice:
                    event.session_id)
 
 
-def review_notice(event: NotableEvent) -> Notice:
-    return _notice("review", f"review:{event.message}", "info", "memory review: an item waits for you",
-                   [_quote(event.message), "See the dashboard's review queue."], event.service, event.session_id)
+REVIEW_KINDS = {"info": "a judge was unsure", "warning": "a memory was weakened or held back"}
+"""The kinds of review item, by the level of their event: the routine one (the judge could not tell
+whether two memories state the same fact, which a conservative judge says often) and the ones
+where something changed (a memory replaced or contradicted, an instruction-like marker held back)."""
+MAX_REVIEW_QUOTES = 5
+
+
+def review_notice(items: list[NotableEvent], facts: SessionFacts) -> Notice:
+    """One message for every review item of one kind a session added, with their count.
+
+    The fingerprint is the kind's (``review:warning``), not the item's: a repeat within
+    ``notify.repeat_hours`` is held back, because the queue on the dashboard lists them all and
+    one message per kind is enough to send the operator there.
+    """
+    level = items[0].level
+    count = "1 item waits" if len(items) == 1 else f"{len(items)} items wait"
+    lines = [f"- {_quote(event.message)}" for event in items[:MAX_REVIEW_QUOTES]]
+    if len(items) > MAX_REVIEW_QUOTES:
+        lines.append(f"- … and {len(items) - MAX_REVIEW_QUOTES} more")
+    lines += ["See the dashboard's review queue; more items of this kind are not announced again within "
+              "notify.repeat_hours.", f"**Session:** {facts.link}"]
+    services = {event.service for event in items}
+    return _notice("review", f"review:{level}", "info",
+                   f"memory review: {count} for you ({REVIEW_KINDS.get(level, level)})", lines,
+                   services.pop() if len(services) == 1 else None, facts.id)
 
 
 def refusal_notice(reason: str, session_id: int | None) -> Notice:

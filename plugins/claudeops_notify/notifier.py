@@ -146,6 +146,7 @@ def _statuses(session: Session) -> dict[str, ServiceStatus]:
 
 def _event_decisions(events: Iterable[Any], facts: SessionFacts, settings: NotifySettings) -> Iterable[Decision]:
     threshold = {"warning": 1, "critical": 2}.get(settings.events)
+    review_items: dict[str, list[Any]] = {}
     for event in events:
         if event.kind == FINDING and not event.service and threshold is not None \
                 and LEVEL_RANK.get(event.level, 0) >= threshold:
@@ -153,7 +154,9 @@ def _event_decisions(events: Iterable[Any], facts: SessionFacts, settings: Notif
         elif event.kind == COOLDOWN_REFUSED and settings.cooldown_refusals:
             yield cooldown_notice(event, facts), None
         elif event.kind == REVIEW_ITEM and settings.review_items:
-            yield review_notice(event), None
+            review_items.setdefault(event.level, []).append(event)
+    for items in review_items.values():  # one message per kind of review item, however many joined
+        yield review_notice(items, facts), None
 
 
 def send_all(decisions: list[Decision], targets: list[Target], source: Session | Run, now: str) -> None:

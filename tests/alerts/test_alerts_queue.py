@@ -3,6 +3,7 @@ one run for every queued alert once the lock is free."""
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -65,15 +66,15 @@ def test_queued_alerts_wait_for_the_lock_then_start_one_run_with_every_brief(app
     receive(app, "grafana")
     receive(app, "uptime-kuma")
     with RunLock(app.state_dir):
-        assert queue.dispatch_queued(app.config, REPLAY) is None
+        assert queue.dispatch_queued(app.config, app.hook, REPLAY) is None
     assert AlertRow.select().where(AlertRow.state == "queued").count() == 3
-    session_id = queue.dispatch_queued(app.config, REPLAY)
+    session_id = queue.dispatch_queued(app.config, app.hook, REPLAY)
     assert session_id is not None
     rows = list(AlertRow.select())
     assert {(row.state, row.session_id) for row in rows} == {("started", session_id)}
     row = get_session_dict(session_id)
     assert (row["trigger"], row["trigger_source"]) == ("alert", "alertmanager+grafana+uptime-kuma")
-    assert queue.dispatch_queued(app.config, REPLAY) is None  # nothing left to run
+    assert queue.dispatch_queued(app.config, app.hook, REPLAY) is None  # nothing left to run
 
 
 def test_a_dashboard_that_stopped_mid_start_puts_its_alerts_back(app):
@@ -91,5 +92,32 @@ def test_a_run_that_cannot_start_leaves_the_alerts_queued(app):
     receive(app, "generic")
     broken = [sys.executable, "-c", "import sys; sys.stderr.write('claudeops: error: no credentials\\n'); sys.exit(2)"]
     with pytest.raises(LaunchError, match="no credentials"):
-        queue.dispatch_queued(app.config, broken)
+        queue.dispatch_queued(app.config, app.hook, broken)
     assert [row.state for row in AlertRow.select()] == ["queued"]
+
+
+def test_a_flood_of_alerts_quotes_at_most_max_briefs_and_counts_the_rest(make_claudeops_app, config_file, tmp_path):
+    app = make_claudeops_app({"CLAUDEOPS_CONFIG": str(config_file), "CLAUDEOPS_ALERTS_MAX_BRIEFS": "2"})
+    for number, service in enumerate(["jellyfin", "nextcloud", "postgres", "jellyfin", "nextcloud"]):
+        payload = body("generic") | {"name": f"alert {number}", "service": service}
+        queue.receive(app.config, parse_alerts(payload, app.config.inventory), NOW)
+    argv = tmp_path / "argv.json"
+    run = [sys.executable, "-c", f"import json, sys; open({str(argv)!r}, 'w').write(json.dumps(sys.argv[1:])); "
+                                 "print('session 4242', flush=True)"]
+    assert queue.dispatch_queued(app.config, app.hook, run) == 4242
+    words = json.loads(argv.read_text())
+    quoted = [words[index + 1] for index, word in enumerate(words) if word == "--alert"]
+    briefs = [row.brief for row in AlertRow.select().order_by(AlertRow.id)]
+    assert quoted[:2] == briefs[:2] and len(quoted) == 3
+    assert quoted[2] == ("(and 3 more alerts not quoted here, alerts.max_briefs = 2; services named: jellyfin, "
+                         "nextcloud, postgres; all are listed on the dashboard's /alerts page)")
+    assert {(row.state, row.session_id) for row in AlertRow.select()} == {("started", 4242)}  # none dropped
+
+
+def test_max_briefs_is_bounded(make_claudeops_app, config_file):
+    import pytest
+
+    from claudeops import ConfigError
+
+    with pytest.raises(ConfigError, match=r"alerts\.max_briefs"):
+        make_claudeops_app({"CLAUDEOPS_CONFIG": str(config_file), "CLAUDEOPS_ALERTS_MAX_BRIEFS": "0"})

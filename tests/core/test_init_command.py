@@ -46,3 +46,22 @@ def test_init_refuses_to_overwrite_without_force(invoke_cli, tmp_path):
 def test_a_bad_service_flag_is_a_usage_error(invoke_cli, tmp_path):
     result = invoke_cli("init", str(tmp_path), "--service", "web:docker")
     assert result.exit_code == 2 and "kind must be one of container, systemd, vm, external" in result.output
+
+
+def test_a_refused_inventory_writes_nothing_and_the_next_try_needs_no_force(invoke_cli, tmp_path):
+    target = tmp_path / "s3"
+    result = invoke_cli("init", str(target), "--service", "a:container@-oProxyCommand=x", "--yes")
+    assert result.exit_code == 2
+    assert (f"nothing written: {target / 'services.toml'}: 'services.a.host' must be \"local\" or an ssh target"
+            in result.output)
+    assert len(result.output.strip().splitlines()) == 1
+    assert not target.exists()
+    result = invoke_cli("init", str(target), "--service", "a:container@nas.lan", "--yes")
+    assert result.exit_code == 0 and "(1 service)" in result.output, result.output
+
+
+def test_init_writes_a_dotted_service_name_as_a_quoted_key(invoke_cli, tmp_path):
+    result = invoke_cli("init", str(tmp_path), "--service", "home.assistant:container", "--no-ops", "--yes")
+    assert result.exit_code == 0, result.output
+    assert '[services."home.assistant"]' in (tmp_path / "services.toml").read_text()
+    assert load(tmp_path).config.inventory.names == ["home.assistant"]

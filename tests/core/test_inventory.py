@@ -113,8 +113,10 @@ def test_no_inventory_is_an_empty_one_that_knows_every_name(tmp_path):
      'kind = "vm"\nafter = ["a"]\n', "config.toml: services depend on each other in a circle: a → b → c → a"),
     ('[services.a]\nkind = "vm"\nafter = ["a"]\n', "config.toml: 'services.a.after' names the service itself"),
     ('[services."web server"]\nkind = "vm"\n', "config.toml: [services.web server]: invalid service name "
-                                               "'web server' (use letters, digits, '_' and '-', at most 100 "
+                                               "'web server' (use letters, digits, '_', '-' and '.', at most 100 "
                                                "characters)"),
+    ('[services.home.assistant]\nkind = "vm"\n', "config.toml: unknown key 'services.home.assistant' (a name "
+                                                 'with a dot is quoted: [services."home.assistant"])'),
     ('[services.Web]\nkind = "vm"\n[services.web]\nkind = "vm"\n',
      "config.toml: [services.Web] and [services.web] name the same service"),
     ('[services.web]\nkind = "vm"\nmaintenance = ["0 3 * * sun"]\n',

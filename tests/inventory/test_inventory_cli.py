@@ -12,11 +12,28 @@ def test_services_list_shows_every_service_in_dependency_order_with_its_status(a
     feed_text(make_session(), "[EVENT:critical:nextcloud] HTTP 502\n[EVENT:info:typo-svc] fine")
     result = invoke_cli("services", "list")
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    header, *lines = result.output.splitlines()
+    assert header.split() == ["SERVICE", "STATUS", "SINCE", "RUNS", "AS", "NOTES"]
     assert [line.split()[0] for line in lines] == ["postgres", "nextcloud", "jellyfin", "nas", "typo-svc"]
-    assert "down since 2026-05-05T12:00:00Z" in lines[1] and "after postgres" in lines[1]
+    for column in ("STATUS", "SINCE", "RUNS AS", "NOTES"):  # every row's cell starts under its heading
+        start = header.index(column)
+        assert all(line[start - 2:start] == "  " and line[start] != " " for line in lines[:4]
+                   if len(line) > start), column  # (a row without notes ends before NOTES)
+    assert "down" in lines[1] and "2026-05-05T12:00:00Z" in lines[1] and "after postgres" in lines[1]
+    assert len(lines[1]) > header.index("NOTES")
     assert "unknown" in lines[0] and "no remediation" in lines[3]
     assert "NOT IN THE INVENTORY (named by events)" in lines[4]
+
+
+def test_a_paused_service_is_in_maintenance_since_its_pause_began_not_its_last_finding(app, make_session, feed_text,
+                                                                                     invoke_cli):
+    feed_text(make_session(), "[EVENT:critical:jellyfin] down")  # a finding at the fake clock's 2026-05-05 12:00
+    assert invoke_cli("pause", "jellyfin", "--for", "2h").exit_code == 0
+    (pause,) = json.loads(invoke_cli("pauses", "--json").output)
+    row = next(row for row in json.loads(invoke_cli("services", "list", "--json").output) if row["name"] == "jellyfin")
+    assert row["maintenance"]["since"] == pause["since"] != "2026-05-05T12:00:00Z"
+    line = next(line for line in invoke_cli("services", "list").output.splitlines() if line.startswith("jellyfin"))
+    assert f"maintenance  {pause['since']}" in line and "2026-05-05T12:00:00Z" not in line
 
 
 def test_services_list_as_json_carries_the_inventory_and_the_status(app, invoke_cli):
@@ -42,7 +59,7 @@ def test_pause_then_pauses_then_unpause(app, invoke_cli):
     assert paused.exit_code == 0 and paused.output.startswith("jellyfin: in maintenance until ")
     listed = invoke_cli("pauses")
     assert "jellyfin: in maintenance until" in listed.output and "(disk swap) [pause]" in listed.output
-    assert "maintenance" in invoke_cli("services", "list").output.splitlines()[2]
+    assert "maintenance" in invoke_cli("services", "list").output.splitlines()[3]  # a header row, then jellyfin third
     assert invoke_cli("unpause", "jellyfin").output == "ended the pause of jellyfin\n"
     assert invoke_cli("pauses").output == "No service is in maintenance.\n"
 

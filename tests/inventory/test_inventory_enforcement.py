@@ -105,5 +105,5 @@ def test_a_scripted_edit_of_a_paused_services_file_is_refused_in_the_pipeline(ap
     call = ToolCall("Edit", {"file_path": "/etc/jellyfin/system.xml", "old_string": "a", "new_string": "b"}, "ok")
     assert run_scripted_session([call, "done"], tier=3).status == "completed"
     assert [event.message for event in repository.list_events() if "maintenance blocked" in event.message] == [
-        "maintenance blocked a change to jellyfin (is in maintenance until 2026-05-05T14:00:00Z (disk swap)): "
+        "maintenance blocked a change (jellyfin is in maintenance until 2026-05-05T14:00:00Z (disk swap)): "
         "/etc/jellyfin/system.xml"]

@@ -34,6 +34,7 @@ def test_the_pause_button_puts_a_service_in_maintenance(app, dashboard):
     assert is_paused(app.config, "jellyfin") is not None
     page = dashboard.get("/services/jellyfin").text
     assert 'data-status="maintenance"' in page and "(disk swap)" in page and "End the maintenance of jellyfin" in page
+    assert 'data-status="maintenance">maintenance <small>since just now</small>' in page  # the pause's start
     dashboard.post("/pauses/end", data={"service": "jellyfin"})
     assert is_paused(app.config, "jellyfin") is None
 

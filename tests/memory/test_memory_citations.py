@@ -87,7 +87,8 @@ def test_confirms_citation_reinforces_the_cited_memory_without_asking_the_judge(
     last = memory_history(cited.id)[-1]
     assert (last.kind, last.decided_by, last.session_id, last.tier) == ("reinforced", "citation", session.id, 1)
     assert (last.old_confidence, last.new_confidence) == (0.7, 0.8)
-    assert last.reason == f"(confirms #{cited.id}) in the agent's marker: 'Takes about a minute to start after a restart'"
+    assert last.reason == (f"(confirms #{cited.id}) in the agent's marker: "
+                           "'Takes about a minute to start after a restart'")
     assert "#" not in _all_text()
 
 

@@ -34,6 +34,8 @@ def file_writes(target: Path) -> list[str]:
         "flock {} true", "echo touch {} | bash", "bash <<< 'touch '{}", "git -c alias.x='!touch '{} x",
         "cp /etc/hostname {}", "curl -sS -o {} http://127.0.0.1:9/", "timeout 5 touch {}", "sudo -n touch {}",
         "nohup touch {}", "watch -n 1 touch {}", "eval 'touch '{}",
+        "wget -q --spider -O {} http://127.0.0.1:9/", "sqlite3 {} 'select 1'",
+        "sqlite3 -readonly file:{}?mode=rwc 'select 1'",
     ]
     return [command.format(path(number)) for number, command in enumerate(commands)]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from claudeops.app import App
@@ -52,7 +54,6 @@ def test_an_entry_allows_its_program_sub_commands_and_the_options_it_lists(entri
     (["zpool status *"], "zpool destroy tank"),
     (["docker system events"], "docker restart x"),
     (["docker system events"], "docker system prune"),
-    (["curl"], "curl -o /tmp/F http://x/"),
     (["grep --frobnicate"], "grep -o x > /tmp/F"),
 ])
 def test_an_entry_opens_nothing_else(entries, command):
@@ -85,6 +86,72 @@ def test_an_entry_for_a_built_in_program_adds_to_its_rules_and_keeps_them():
 def test_a_bad_entry_is_refused_with_the_reason(entry, why):
     with pytest.raises(ValueError, match=why):
         parse_entry(entry)
+
+
+@pytest.mark.parametrize(("entry", "why"), [
+    ("docker *", "list the options it allows instead of *"),
+    ("docker exec *", "docker exec runs other commands"),
+    ("docker compose exec *", "docker compose exec runs other commands"),
+    ("kubectl exec *", "kubectl exec runs other commands"),
+    ("git *", "list the options it allows instead of *"),
+    ("git -c *", "git -c runs other commands"),
+    ("git log *", "list the options it allows instead of *"),
+    ("curl *", "list the options it allows instead of *"),
+    ("podman container *", "list the options it allows instead of *"),
+    ("docker run", "docker run runs other commands"),
+    ("docker run -v= --rm", "docker run runs other commands"),
+    ("docker exec -u=", "docker exec runs other commands"),
+    ("docker container exec", "docker container exec runs other commands"),
+    ("docker compose run", "docker compose run runs other commands"),
+    ("docker compose exec -T", "docker compose exec runs other commands"),
+    ("docker-compose exec", "docker-compose exec runs other commands"),
+    ("podman run", "podman run runs other commands"),
+    ("docker build", "docker build runs other commands"),
+    ("kubectl exec -i", "kubectl exec runs other commands"),
+    ("kubectl run", "kubectl run runs other commands"),
+    ("kubectl debug", "kubectl debug runs other commands"),
+    ("kubectl edit", "kubectl edit runs other commands"),
+    ("git submodule", "git submodule runs other commands"),
+    ("git bisect", "git bisect runs other commands"),
+    ("git rebase -x=", "git rebase runs other commands"),
+    ("git difftool", "git difftool runs other commands"),
+    ("git ls-remote --upload-pack=", "git ls-remote runs other commands"),
+    ("git config", "git config runs other commands"),
+    ("docker", "docker would also allow docker "),
+    ("docker -H=", "docker would also allow docker "),
+    ("docker compose", "docker compose would also allow docker compose "),
+    ("podman container", "podman container would also allow podman container "),
+    ("kubectl", "kubectl would also allow kubectl "),
+    ("git", "git would also allow git "),
+    ("git -C=", "git would also allow git "),
+    ("git -c=", "git -c runs other commands or reads options"),
+    ("systemctl", "systemctl alone would take any operands past the gate's own check"),
+    ("systemctl --user", "systemctl alone would take any operands past the gate's own check"),
+    ("ufw", "ufw alone would take any operands past the gate's own check"),
+    ("wg", "wg alone would take any operands past the gate's own check"),
+    ("ip -d", "ip alone would take any operands past the gate's own check of them (ip link set eth0 down)"),
+    ("curl --http3-only", "curl alone would take any operands past the gate's own check"),
+    ("date -u", "date alone would take any operands past the gate's own check"),
+    ("git --config-env=", "git --config-env runs other commands or reads options"),
+    ("git --exec-path=", "git --exec-path runs other commands or reads options"),
+    ("curl -K=", "curl -K runs other commands or reads options"),
+    ("curl --config=", "curl --config runs other commands or reads options"),
+    ("wget -e=", "wget -e runs other commands or reads options"),
+])
+def test_an_entry_that_would_run_other_commands_through_a_known_program_is_refused(entry, why):
+    """Every such entry was accepted before; with "docker" alone, `docker compose run web touch /tmp/F` passed,
+    its sub-commands and arguments read as the entry's free operands."""
+    with pytest.raises(ValueError, match=re.escape(why)):
+        parse_entry(entry)
+
+
+@pytest.mark.parametrize("entry", [
+    "docker system events --since= --until=", "git log -c --cc", "docker volume prune --filter=",
+    "kubectl rollout status", "vcgencmd measure_temp *", "zpool status *", "docker volume ls -H=",
+    "systemctl list-automounts", "sort --parallel=", "zpool", "grep --no-ignore-case",
+])
+def test_entries_that_run_nothing_else_are_accepted(entry):
+    parse_entry(entry)
 
 
 def test_a_bad_entry_in_the_config_is_a_one_line_error_naming_the_setting(tmp_path):

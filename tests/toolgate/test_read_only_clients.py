@@ -74,7 +74,7 @@ def test_tier_1_refuses_database_writes_downloads_into_files_and_mounts(command)
     "psql app < queries.sql",
     "echo 'DROP TABLE x' | psql",
     "mysql -h db.lan app <<EOF\nSHOW TABLES;\nEOF",
-    "sqlite3 app.db < fix.sql",
+    "sqlite3 -readonly app.db < fix.sql",
     "echo 'set a b' | redis-cli",
     "redis-cli < commands.txt",
 ])
@@ -99,10 +99,10 @@ def test_tier_1_refuses_queries_it_cannot_see_and_says_how_to_pass_them(command)
     "mysql -uroot -psecret -BNe 'SHOW REPLICA STATUS\\G'",
     "mysql -h db.lan -e 'SELECT table_name FROM information_schema.tables; SHOW PROCESSLIST'",
     "mysqladmin ping -h db.lan",
-    "sqlite3 db 'select count(*) from t'",
-    "sqlite3 /srv/app.db .tables '.schema jobs'",
-    "sqlite3 app.db 'PRAGMA integrity_check'",
-    "sqlite3 app.db 'PRAGMA journal_mode'",
+    "sqlite3 -readonly db 'select count(*) from t'",
+    "sqlite3 -readonly /srv/app.db .tables '.schema jobs'",
+    "sqlite3 -readonly app.db 'PRAGMA integrity_check'",
+    "sqlite3 -readonly app.db 'PRAGMA journal_mode'",
     "redis-cli ping",
     "redis-cli info",
     "redis-cli get a",
@@ -253,3 +253,9 @@ def test_sed_scripts_read_only_with_commands_that_print_or_edit_in_memory(script
 ])
 def test_awk_print_redirects_only_outside_parentheses_and_strings(program, changes):
     assert awk_changes(program) is changes
+
+
+@pytest.mark.parametrize("command", ["sqlite3 /srv/app.db 'select 1'", "sqlite3 -json app.db .tables"])
+def test_sqlite3_without_readonly_is_refused_and_told_to_add_it(command):
+    message = refusal_message(command)
+    assert "creates the database file" in message and "sqlite3 -readonly DB" in message

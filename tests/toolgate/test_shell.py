@@ -98,3 +98,26 @@ def test_quoted_separators_stay_words_and_calls_that_run_nothing_else_stay_as_th
 ])
 def test_options_before_a_sub_command_are_left_out_of_the_form_patterns_match(line, canonical):
     assert " ".join(without_global_options(shlex.split(line))) == canonical
+
+
+def test_shell_commands_say_where_a_command_runs_what_feeds_it_and_what_bash_computes():
+    from claudeops.toolgate import ComputedWord, shell_commands
+
+    (remote,) = shell_commands("ssh -p 22 admin@media.lan 'docker exec jf kill 1' 2>/dev/null")
+    assert (remote.words, remote.hosts, remote.containers) == (["kill", "1"], ("admin@media.lan",), ("jf",))
+    assert remote.redirects == ((">", "/dev/null"),)
+    stop, listing = shell_commands("docker stop $(docker ps -q) > /etc/x")
+    assert stop.words == ["docker", "stop", "$(docker ps -q)"] and isinstance(stop.words[2], ComputedWord)
+    assert stop.redirects == ((">", "/etc/x"),) and listing.words == ["docker", "ps", "-q"]
+    assert not any(isinstance(word, ComputedWord) for word in shell_commands("docker restart j''elly\\fin")[0].words)
+    assert isinstance(shell_commands("docker restart jelly*")[0].words[2], ComputedWord)
+    fed = shell_commands("printf x | xargs docker restart")[1]
+    assert fed.words == ["docker", "restart"] and fed.fed
+    assert shell_commands("./fix.sh --all")[0].program == "./fix.sh"
+
+
+def test_words_the_grammar_reads_differently_from_bash_are_all_computed():
+    from claudeops.toolgate import ComputedWord, shell_commands
+
+    words = [word for command in shell_commands("docker restart jelly\\\nfin") for word in command.words]
+    assert words and all(isinstance(word, ComputedWord) for word in words)

@@ -84,6 +84,15 @@ def test_overview_shows_a_card_per_plugin_and_refreshes(client):
     assert fragment.startswith('<div id="overview-cards"')
 
 
+def test_the_overview_counts_the_cost_of_the_last_24_h_by_the_one_cost_rule(client):
+    session(status="completed", cost_usd=0.0126, started_at=_recent(), replayed=True)
+    session(status="completed", cost_usd=0.0021, started_at=_recent())
+    html = client.get("/").text
+    assert "spent in the last 24 h: <strong>$0.0021</strong>" in html
+    assert "Cost: <strong>$0.0021</strong>" in html
+    assert "$0.0126" not in html and "$0.0147" not in html
+
+
 def _recent() -> str:
     from claudeops.clock import now_timestamp
 

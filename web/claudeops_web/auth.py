@@ -33,6 +33,7 @@ from litestar.params import Body, QueryParameter
 from litestar.response import Redirect, Template
 
 from claudeops_web.context import WebContext
+from claudeops_web.tokens import bearer_matches, same_text
 from claudeops_web.webhooks import is_verified_webhook
 
 if TYPE_CHECKING:
@@ -47,11 +48,6 @@ LOGIN_PATH = "/login"
 LOGIN_ATTEMPTS = 5
 """Failed logins a client may make per :data:`LOGIN_WINDOW_SECONDS`; the next is answered 429."""
 LOGIN_WINDOW_SECONDS = 60
-
-
-def same_text(given: str, expected: str) -> bool:
-    """Constant-time comparison that also accepts non-ASCII input (``hmac.compare_digest`` raises on it)."""
-    return hmac.compare_digest(given.encode(), expected.encode())
 
 
 @dataclass(frozen=True)
@@ -127,12 +123,6 @@ class LoginThrottle:
                 recent.popleft()
             if not recent:
                 del self.failures[client]
-
-
-def bearer_matches(headers: Headers, token: str) -> bool:
-    """True when the request carries ``Authorization: Bearer <token>`` with the configured token."""
-    scheme, _, value = headers.get("authorization", "").partition(" ")
-    return bool(token) and scheme.lower() == "bearer" and same_text(value.strip(), token)
 
 
 class TokenAuthMiddleware:

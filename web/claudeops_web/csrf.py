@@ -27,8 +27,8 @@ from litestar.enums import ScopeType
 from litestar.exceptions import PermissionDeniedException
 from litestar.middleware.csrf import CSRFMiddleware
 
-from claudeops_web.auth import bearer_matches
 from claudeops_web.origin import cross_origin_problem
+from claudeops_web.tokens import bearer_matches
 from claudeops_web.webhooks import is_verified_webhook
 
 if TYPE_CHECKING:

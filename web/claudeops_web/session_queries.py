@@ -14,7 +14,7 @@ from typing import Any, cast
 import peewee
 
 from claudeops import SESSION_STATUSES as STATUSES
-from claudeops import SessionRow, get_session_dict, to_timestamp, utc_now
+from claudeops import SessionRow, get_session_dict, spend_since, to_timestamp, utc_now
 
 MAX_CHAIN = 8
 """Escalation chains are a few tiers long; the walk stops here even on corrupt parent links."""
@@ -91,24 +91,23 @@ def _dicts(query: peewee.ModelSelect[SessionRow]) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class SessionStats:
-    """Sessions started in a window: how many per status and what they cost."""
+    """Sessions started in a window: how many per status, and what they really spent."""
 
     by_status: dict[str, int]
     total: int
     cost_usd: float
+    """By :func:`claudeops.spend_since`, the one cost rule (replays spend nothing), as the Spend card,
+    the spend caps and ``/metrics`` count it: a replay's recorded cost is not money spent now."""
 
 
 def session_stats(hours: int = 24, now: datetime | None = None) -> SessionStats:
     since = to_timestamp((now or utc_now()) - timedelta(hours=hours))
-    query = _dicts(SessionRow.select(SessionRow.status, peewee.fn.COUNT(SessionRow.id).alias("count"),
-                                     peewee.fn.SUM(SessionRow.cost_usd).alias("cost"))
+    query = _dicts(SessionRow.select(SessionRow.status, peewee.fn.COUNT(SessionRow.id).alias("count"))
                    .where(SessionRow.started_at >= since).group_by(SessionRow.status))
     by_status = {status: 0 for status in STATUSES}
-    cost = 0.0
     for row in query:
         by_status[row["status"]] = row["count"]
-        cost += row["cost"] or 0.0
-    return SessionStats(by_status, sum(by_status.values()), cost)
+    return SessionStats(by_status, sum(by_status.values()), spend_since(since))
 
 
 def last_run_per_tier(max_tier: int) -> dict[int, dict[str, Any] | None]:

@@ -10,13 +10,14 @@ that passes is marked in its scope, and the login, CSRF and Host checks let it t
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from litestar.datastructures import Headers
 from litestar.enums import ScopeType
 from litestar.exceptions import NotAuthorizedException
+
+from claudeops_web.tokens import bearer_matches
 
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Receive, Scope, Send
@@ -42,9 +43,8 @@ class WebhookAuthMiddleware:
             if not self.tokens:
                 raise NotAuthorizedException("alerts are refused: no token is configured (set web.alert_token, and "
                                              "send it as 'Authorization: Bearer <token>')")
-            scheme, _, value = Headers.from_scope(scope).get("authorization", "").partition(" ")
-            if scheme.lower() != "bearer" or not any(hmac.compare_digest(value.strip(), token)
-                                                      for token in self.tokens):
+            headers = Headers.from_scope(scope)  # compared as bytes: a token that is not ASCII is only wrong
+            if not any(bearer_matches(headers, token) for token in self.tokens):
                 raise NotAuthorizedException("this endpoint needs 'Authorization: Bearer <web.alert_token>'")
             scope[VERIFIED] = True  # type: ignore[literal-required]
         await self.app(scope, receive, send)

@@ -28,6 +28,8 @@ POLL_SECONDS = 0.5
 """How often the queue looks for a free lock: a queued alert starts within this of the lock freeing."""
 RETRY_AFTER_FAILURE = 60.0
 """A run that cannot start at all (no credentials, a broken config) is retried this much later, not every poll."""
+RETRY_WHILE_HELD = 60.0
+"""Alerts held by a refused start (a spend cap) ask ``claudeops.start_refusal`` this often: a query, no run."""
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,14 @@ async def run_alert_queue(web: WebContext) -> None:
     await asyncio.to_thread(_in_connection, queue.recover_unstarted)
     while True:
         try:
-            session_id = await asyncio.to_thread(_in_connection, queue.dispatch_queued, web.config,
+            session_id = await asyncio.to_thread(_in_connection, queue.dispatch_queued, web.config, web.hook,
                                                  web.settings.run_command)
+        except queue.Held as held:
+            if held.first:
+                log.warning("queued alerts are held (asked again every %g s, no run started meanwhile): %s",
+                            RETRY_WHILE_HELD, held.reason)
+            await asyncio.sleep(RETRY_WHILE_HELD)
+            continue
         except LaunchError as exc:
             log.error("queued alerts could not start a run (retrying in %g s): %s", RETRY_AFTER_FAILURE, exc)
             await asyncio.sleep(RETRY_AFTER_FAILURE)
