@@ -15,7 +15,7 @@ from claudeops.clock import now_timestamp, utc_now
 from claudeops.store import db
 
 COLUMNS = ["id", "service", "category", "observation", "confidence", "active", "created_at", "updated_at",
-           "session_id", "tier"]
+           "session_id", "tier", "uid"]
 
 
 def run(memory_app: LoadedApp, *args: str, stdin: str | None = None) -> Result:

@@ -118,7 +118,7 @@ def test_a_redaction_migration_runs_on_a_copy_of_the_database_it_was_written_for
     columns = [row[1] for row in connection.execute("PRAGMA table_info(memories)")]
     connection.close()
     assert columns == ["id", "service", "category", "observation", "confidence", "active", "created_at",
-                       "updated_at", "session_id", "tier"]
+                       "updated_at", "session_id", "tier", "uid"]  # uid: ours, added after them by 012
 
 
 @pytest.mark.postgres
