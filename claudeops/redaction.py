@@ -318,7 +318,7 @@ def secret_literals(environ: Mapping[str, str] | None = None) -> tuple[str, ...]
                  if len(value := environ.get(name, "")) >= MIN_LITERAL_SECRET and '"' not in value)
 
 
-_URL_NAME = re.compile(r"[a-z/][a-z._/\-]*|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]")
+_PLAIN_NAME = re.compile(r"[a-z/][a-z._/\-]*|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]")
 """A lower-case word, a host name, a path of words or an IP address: in a URL, a name (``claudeops``, ``hc-ping.com``,
 ``webhooks``), not a secret, and redacting it everywhere would blank ordinary text."""
 _setting_secrets: tuple[str, ...] = ()
@@ -330,7 +330,7 @@ def secret_setting_parts(value: str) -> set[str]:
     The whole value, and of a URL the parts that open it: the password, and the user, the host
     of a scheme that is not http(s) (Apprise keeps tokens and topics there: ``tgram://TOKEN/…``),
     each path segment, each query value and the fragment — unless the part is a name (see
-    :data:`_URL_NAME`). Parts shorter than :data:`MIN_LITERAL_SECRET` are left to the rules: as
+    :data:`_PLAIN_NAME`). Parts shorter than :data:`MIN_LITERAL_SECRET` are left to the rules: as
     literals they would be words. Parts with a double quote or a backslash are left out, because
     replacing one inside a JSON line could break it. A SQLite URL is a file name, not a credential:
     nothing of it is taken out of text (the state dir appears in many outputs).
@@ -350,7 +350,7 @@ def secret_setting_parts(value: str) -> set[str]:
         named = [user, *path.split("/"), fragment, *(found for _, found in parse_qsl(query))]
         if scheme.lower() not in ("http", "https"):
             named += host.split(":")  # tgram://123456789:AAH…/: both halves of the bot token
-        parts.update(part for part in named if not _URL_NAME.fullmatch(part))
+        parts.update(part for part in named if not _PLAIN_NAME.fullmatch(part))
         parts.update({unquote(part) for part in parts})
     return {part for part in parts if len(part) >= MIN_LITERAL_SECRET and '"' not in part and "\\" not in part}
 
@@ -361,7 +361,7 @@ _SHOWN_SCHEME = re.compile(r"(?:[A-Za-z0-9_, \-]+=)?[A-Za-z][A-Za-z0-9+.\-]*")
 
 def _is_host_name(host: str) -> bool:
     """A DNS name with a dot, ``localhost`` or an IP address: a place, not a token or a topic (``tgram://TOKEN``)."""
-    return bool(_URL_NAME.fullmatch(host)) and ("." in host or host == "localhost")
+    return bool(_PLAIN_NAME.fullmatch(host)) and ("." in host or host == "localhost")
 
 
 def mask_secret(value: str) -> str:

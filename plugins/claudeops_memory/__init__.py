@@ -20,6 +20,7 @@ from claudeops_memory import figures
 from claudeops_memory.cli import memories_group
 from claudeops_memory.cli_history import HISTORY_COMMANDS
 from claudeops_memory.cli_review import review_group
+from claudeops_memory.cli_transfer import TRANSFER_COMMANDS
 from claudeops_memory.context import memory_section
 from claudeops_memory.ledger import record_injection
 from claudeops_memory.marker import MEMORY_MARKER
@@ -119,7 +120,7 @@ def describe_session(session_id: int) -> SessionDetail:
 
 @hookimpl
 def register_commands(cli: click.Group) -> None:
-    for command in (*HISTORY_COMMANDS, review_group):
+    for command in (*HISTORY_COMMANDS, *TRANSFER_COMMANDS, review_group):
         memories_group.add_command(command)
     cli.add_command(memories_group)
 

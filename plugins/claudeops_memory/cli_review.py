@@ -12,7 +12,7 @@ import json
 import click
 
 from claudeops import App, open_store_or_fail, pass_app
-from claudeops_memory import review
+from claudeops_memory import review, sync_conflicts
 from claudeops_memory.cli_history import describe_revert, one_line_errors, settings_of
 from claudeops_memory.review import ReviewItem
 
@@ -21,7 +21,13 @@ COMMANDS = {"accept": "accept {change}", "revert": "revert {change}", "merge": "
 """The command line of each action, for the hints under an item."""
 
 
+RESOLVE = {"take theirs": "theirs", "keep ours": "ours", "keep both": "both"}
+"""``review resolve CONFLICT WHICH``: the word for each resolution of a sync conflict."""
+
+
 def _summary(item: ReviewItem) -> str:
+    if item.conflict is not None:
+        return f"{item.key}  sync conflict  with {item.conflict.source}, found {item.conflict.found_at}"
     if item.change is None:
         return f"{item.key}  duplicates  similarity {item.similarity}"
     how = item.change.decision_label or "-"
@@ -30,20 +36,25 @@ def _summary(item: ReviewItem) -> str:
 
 def _lines(item: ReviewItem) -> list[str]:
     lines = [_summary(item)]
-    for memory in (item.first, item.second):
+    roles = ("ours:   ", "theirs: ") if item.conflict is not None else ("", "")
+    for role, memory in zip(roles, (item.first, item.second), strict=True):
         if memory is not None:
-            lines.append(f"  #{memory.id} [{memory.category}:{memory.service_label}] {memory.confidence:.2f} "
+            lines.append(f"  {role}#{memory.id} [{memory.category}:{memory.service_label}] {memory.confidence:.2f} "
                          f"{'active' if memory.active else 'inactive'}: {memory.observation}")
-    names = {"change": item.change.id if item.change else "", "first": item.first.id,
-             "second": item.second.id if item.second else ""}
-    actions = [COMMANDS[action].format(**names) for action in item.actions
-               if item.second is not None or "{second}" not in COMMANDS[action]]
+    if item.conflict is not None:
+        actions = [f"resolve {item.conflict.id} {RESOLVE[action]}" for action in item.actions]
+    else:
+        names = {"change": item.change.id if item.change else "", "first": item.first.id,
+                 "second": item.second.id if item.second else ""}
+        actions = [COMMANDS[action].format(**names) for action in item.actions
+                   if item.second is not None or "{second}" not in COMMANDS[action]]
     lines.append("  claudeops memories review " + " | ".join(actions))
     return lines
 
 
 def _item_json(item: ReviewItem) -> dict[str, object]:
     return {"key": item.key, "kind": item.kind, "actions": list(item.actions), "similarity": item.similarity,
+            "conflict_id": None if item.conflict is None else item.conflict.id,
             "change": None if item.change is None else item.change.as_row(),
             "first": item.first.as_row(), "second": None if item.second is None else item.second.as_row()}
 
@@ -60,6 +71,7 @@ def review_group(ctx: click.Context, as_json: bool) -> None:
     revert CHANGE          undo it (as "memories revert")
     merge KEEP OTHER       one fact: KEEP keeps its id and the higher confidence, OTHER is deactivated
     keep-both ID ID        two facts: leave both, and do not offer the pair again
+    resolve CONFLICT WHICH a sync conflict: take theirs, keep ours, or keep both (theirs as a new memory)
     """
     if ctx.invoked_subcommand is None:
         ctx.invoke(list_items, as_json=as_json)
@@ -126,3 +138,20 @@ def keep_both_command(app: App, first_id: int, second_id: int) -> None:
     with one_line_errors():
         review.keep_both(first_id, second_id)
     click.echo(f"kept both memories #{first_id} and #{second_id}")
+
+
+@review_group.command("resolve")
+@click.argument("conflict_id", metavar="CONFLICT", type=int)
+@click.argument("which", metavar="WHICH", type=click.Choice(tuple(RESOLVE.values())))
+@pass_app
+def resolve_command(app: App, conflict_id: int, which: str) -> None:
+    """Decide a sync conflict: theirs (the imported version replaces ours), ours (ours stays), or both
+    (ours stays, theirs is added as a memory of its own)."""
+    open_store_or_fail(app)
+    resolution = next(action for action, word in RESOLVE.items() if word == which)
+    with one_line_errors():
+        memory = sync_conflicts.resolve(conflict_id, resolution)
+    done = {"take theirs": f"memory #{memory.id} is now their version",
+            "keep ours": f"memory #{memory.id} stays as it is here",
+            "keep both": f"their version was added as memory #{memory.id}"}
+    click.echo(f"resolved sync conflict #{conflict_id} ({resolution}): {done[resolution]}")

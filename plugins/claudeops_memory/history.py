@@ -1,7 +1,7 @@
 """The append-only history of every memory: ``memory_changes``, one entry per change.
 
 Every write of a memory — a marker, the operator (CLI, dashboard form, JSON API), staleness
-decay, a review, an undo — appends an entry in the same transaction as the write, saying what
+decay, a review, an undo, an import — appends an entry in the same transaction as the write, saying what
 changed (old and new confidence, state, last-reinforced time, and text where it changed), who
 did it (the *actor*: a session with its tier, the operator, decay, a review) and how it was
 decided (an exact repeat, the agent's citation, a judge with its certainty and reason). The
@@ -32,18 +32,19 @@ from claudeops_memory.models import CHANGE_COLUMNS, MemoryRecord
 
 KINDS: tuple[str, ...] = ("created", "reinforced", "contradicted", "replaced", "decayed", "edited", "deactivated",
                           "reactivated", "merged", "deleted", "restored", "reverted", "reviewed", "redacted",
-                          "pinned", "unpinned")
+                          "imported", "pinned", "unpinned")
 """What an entry can record, in the order the documentation explains them."""
 RECORD_ONLY_KINDS = frozenset({"reviewed", "redacted", "pinned", "unpinned"})
 """Entries that change no confidence, state or text: a memory's *latest change* skips them (a pin is undone
 by unpinning, not by a revert)."""
-ACTORS: tuple[str, ...] = ("session", "operator", "decay", "review", "redaction")
+ACTORS: tuple[str, ...] = ("session", "operator", "decay", "review", "redaction", "import")
 """Who made a change; a session's entries carry its id and tier."""
 
 
 @dataclass(frozen=True)
 class Actor:
-    """Who makes a change: ``session`` (with its id and tier), ``operator``, ``decay``, ``review``."""
+    """Who makes a change: ``session`` (with its id and tier), ``operator``, ``decay``, ``review``,
+    ``redaction``, ``import``."""
 
     kind: str
     session_id: int | None = None
@@ -54,6 +55,7 @@ OPERATOR = Actor("operator")
 DECAY = Actor("decay")
 REVIEW = Actor("review")
 REDACTION = Actor("redaction")
+IMPORT = Actor("import")
 
 
 def session_actor(session_id: int | None, tier: int) -> Actor:
@@ -190,11 +192,12 @@ def removal_snapshot(memory: MemoryRecord, decay: tuple[str, int] | None) -> str
 
 
 def read_snapshot(snapshot: str) -> tuple[MemoryRecord, tuple[str, int] | None]:
-    """The row and decay ledger entry :func:`removal_snapshot` recorded."""
+    """The row and decay ledger entry :func:`removal_snapshot` recorded (a row recorded before memories had
+    a ``uid`` has none)."""
     stored = json.loads(snapshot)
     decay = stored.get("decay")
-    return MemoryRecord(**stored["memory"]), None if decay is None else (decay["base_updated_at"],
-                                                                         decay["weeks_applied"])
+    return MemoryRecord(**{"uid": None, **stored["memory"]}), None if decay is None else (decay["base_updated_at"],
+                                                                                          decay["weeks_applied"])
 
 
 # --------------------------------------------------------------------------- reading

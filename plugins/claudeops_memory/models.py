@@ -10,6 +10,7 @@ written once, in :func:`same_service_sql`.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -47,6 +48,10 @@ class Memory(BaseModel):
     updated_at = peewee.TextField()
     session_id = peewee.IntegerField(null=True)
     tier = peewee.IntegerField(default=1)
+    uid = peewee.TextField(null=True)
+    """Ours (migration ``012_memory_uids_and_sync``): the memory's stable identity across databases, which
+    export, import and sync use; the ``id`` stays local. Every insert sets one; a row written by hand
+    without one gets one when it is first exported."""
     pinned_at = peewee.TextField(null=True)
     """When the operator pinned it (an evergreen memory: it does not decay); ``None`` when not pinned.
     Ours (migration ``013``), like ``unpinned_at``; the spec's columns come first."""
@@ -55,6 +60,11 @@ class Memory(BaseModel):
 
     class Meta:
         table_name = "memories"
+
+
+def new_uid() -> str:
+    """A fresh memory ``uid``: a random UUID, as ``memories-flat-file-store.md`` names its records."""
+    return str(uuid.uuid4())
 
 
 ACTIVE = Memory.active == 1
@@ -82,6 +92,7 @@ class MemoryRecord:
     updated_at: str
     session_id: int | None
     tier: int
+    uid: str | None
     pinned_at: str | None = None
     unpinned_at: str | None = None
 

@@ -7,6 +7,8 @@ Items, newest first:
 * ``replacement`` — the agent wrote ``(replaces #N)``: N lost confidence and has a successor;
 * ``unsure`` — a judge leaned towards ``reinforce`` or ``contradict`` (or ``distinct``) with less
   than ``memory.judge_min_certainty``, so the observation was stored as a new memory;
+* ``sync conflict`` — an import found a memory changed both here and in the files since they last
+  agreed, and kept ours (:mod:`claudeops_memory.sync_conflicts`: take theirs, keep ours, keep both);
 * ``duplicates`` — two active memories of the same service and category whose texts are at least
   ``memory.duplicate_similarity`` alike: rapidfuzz's ``token_sort_ratio`` (0–100, an edit-distance
   similarity of the lower-cased words in sorted order, so word order does not matter), among the
@@ -27,7 +29,8 @@ keep both  two facts: both stay as they are, and the pair is not offered again
 ========== ============================================================================
 
 A change item offers accept, revert and merge (an unsure one: keep both, merge, revert); a
-duplicate pair offers merge and keep both. Items about a memory deleted since are not listed.
+duplicate pair offers merge and keep both; a sync conflict take theirs, keep ours and keep both
+(theirs added as a memory of its own). Items about a memory deleted since are not listed.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations, groupby
 
 from claudeops import db, is_row_id, now_timestamp, portable_sql
-from claudeops_memory import history, undo, upsert_store
+from claudeops_memory import history, sync_conflicts, undo, upsert_store
 from claudeops_memory.confidence import is_active_confidence
 from claudeops_memory.history import REVIEW, Decision, HistoryEntry
 from claudeops_memory.models import MEMORY_COLUMNS, Memory, MemoryRecord
@@ -49,6 +52,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "replacement": ("accept", "revert", "merge"),
     "unsure": ("keep both", "merge", "revert"),
     "duplicates": ("merge", "keep both"),
+    "sync conflict": sync_conflicts.RESOLUTIONS,
 }
 GROUP_LIMIT = 200
 """Most trusted memories per (service, category) compared pairwise for duplicates (19,900 pairs at most)."""
@@ -57,19 +61,23 @@ GROUP_LIMIT = 200
 @dataclass(frozen=True)
 class ReviewItem:
     """One thing to look at: ``first`` is the memory the decision changed (for duplicates, the more
-    trusted one), ``second`` the other memory of the pair when it still exists."""
+    trusted one; for a sync conflict, ours), ``second`` the other memory of the pair when it still
+    exists (for a sync conflict, theirs as it would be stored here)."""
 
     kind: str
     first: MemoryRecord
     second: MemoryRecord | None
     change: HistoryEntry | None = None
     similarity: int | None = None
+    conflict: sync_conflicts.Conflict | None = None
 
     @property
     def key(self) -> str:
-        """``change-45`` or ``pair-4-9``: how the CLI and the dashboard name the item."""
+        """``change-45``, ``pair-4-9`` or ``conflict-3``: how the CLI and the dashboard name the item."""
         if self.change is not None:
             return f"change-{self.change.id}"
+        if self.conflict is not None:
+            return f"conflict-{self.conflict.id}"
         assert self.second is not None
         return f"pair-{self.first.id}-{self.second.id}"
 
@@ -128,13 +136,16 @@ def duplicate_pairs(threshold: int) -> list[tuple[MemoryRecord, MemoryRecord, in
 
 
 def review_items(settings: MemorySettings) -> list[ReviewItem]:
-    """Everything waiting for review: flagged changes (newest first), then duplicate pairs."""
+    """Everything waiting for review: sync conflicts and flagged changes (each newest first), then duplicate
+    pairs."""
+    items = [ReviewItem("sync conflict", conflict.ours, conflict.theirs, conflict=conflict)
+             for conflict in sync_conflicts.open_conflicts()]
     changes = _open_changes()
     memories = _memories({entry.memory_id for entry in changes}
                          | {entry.related_memory_id for entry in changes if entry.related_memory_id})
-    items = [ReviewItem(CHANGE_ITEMS.get(entry.kind, "unsure"), memories[entry.memory_id],
-                        memories.get(entry.related_memory_id or 0), entry)
-             for entry in changes if entry.memory_id in memories]
+    items += [ReviewItem(CHANGE_ITEMS.get(entry.kind, "unsure"), memories[entry.memory_id],
+                         memories.get(entry.related_memory_id or 0), entry)
+              for entry in changes if entry.memory_id in memories]
     listed = {frozenset((item.first.id, item.second.id)) for item in items if item.second is not None}
     items += [ReviewItem("duplicates", first, second, similarity=score)
               for first, second, score in duplicate_pairs(settings.duplicate_similarity)
@@ -145,7 +156,7 @@ def review_items(settings: MemorySettings) -> list[ReviewItem]:
 def review_count(settings: MemorySettings) -> int:
     """How many items :func:`review_items` lists (for the overview card)."""
     count: int = db.execute_sql(f"SELECT COUNT(*) FROM memory_changes WHERE {_OPEN}").fetchone()[0]
-    return count + len(duplicate_pairs(settings.duplicate_similarity))
+    return count + sync_conflicts.open_conflict_count() + len(duplicate_pairs(settings.duplicate_similarity))
 
 
 # --------------------------------------------------------------------------- actions

@@ -17,7 +17,8 @@ What reverting means for each kind:
   memory): undoing "this replaces N" means N stands and the replacement goes. The successor
   must not have changed since, or the revert is refused.
 * ``merged``: both memories of the merge get their previous values back.
-* ``created``: the memory is removed (restorable).
+* ``created``, and ``imported`` when the import added the memory: the memory is removed (restorable);
+  an ``imported`` that updated a memory puts its previous values back.
 * ``deleted``: the memory is restored, exactly as it was (same id, same columns, the decay
   it had already received).
 
@@ -36,12 +37,12 @@ from claudeops_memory.decay import weeks_due
 from claudeops_memory.decay_outlook import decay_base
 from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.history import OPERATOR, Actor, Decision, HistoryEntry
-from claudeops_memory.models import Memory, MemoryDecay, MemoryRecord
+from claudeops_memory.models import Memory, MemoryDecay, MemoryRecord, new_uid
 from claudeops_memory.repository import decay_ledger_entry
 from claudeops_memory.settings import MemorySettings
 
 REVERTIBLE = frozenset({"created", "reinforced", "contradicted", "replaced", "decayed", "edited", "deactivated",
-                        "reactivated", "merged", "deleted"})
+                        "reactivated", "merged", "deleted", "imported"})
 """Kinds of change a revert undoes; reverts, restores, reviews and redaction notes are not undone."""
 
 
@@ -85,7 +86,7 @@ def revert_change(change_id: int, settings: MemorySettings, *, actor: Actor = OP
         _check_revertible(entry)
         if entry.kind == "deleted":
             return _restore(entry, actor, stamp)
-        if entry.kind == "created":
+        if entry.kind == "created" or (entry.kind == "imported" and entry.old_confidence is None):
             removed = _remove(entry.memory_id, entry, actor, stamp)
             return Reverted(removed, None, (entry.memory_id,))
         if entry.kind == "merged":
@@ -183,6 +184,7 @@ def restore_memory(memory_id: int, *, actor: Actor = OPERATOR, now: str | None =
 def _restore(entry: HistoryEntry, actor: Actor, now: str) -> Reverted:
     assert entry.snapshot is not None
     memory, decay = history.read_snapshot(entry.snapshot)
+    memory = replace(memory, uid=_free_uid(memory))
     Memory.insert(**memory.as_row()).execute()
     if decay is not None:
         MemoryDecay.insert(memory_id=memory.id, base_updated_at=decay[0], weeks_applied=decay[1]).execute()
@@ -190,6 +192,18 @@ def _restore(entry: HistoryEntry, actor: Actor, now: str) -> Reverted:
                                        decision=Decision("undo", reason=f"restored from change #{entry.id} "
                                                                         f"({entry.kind})"))
     return Reverted(_entry(restore_id), memory)
+
+
+def _free_uid(memory: MemoryRecord) -> str:
+    """The uid the memory had, or a new one for a row deleted before memories had uids; refused (one line)
+    when another memory holds it now (the same memory imported again while this copy was deleted)."""
+    if memory.uid is None:
+        return new_uid()
+    holder = Memory.get_or_none(Memory.uid == memory.uid)
+    if holder is not None:
+        raise ValueError(f"memory #{memory.id} cannot be restored: memory #{holder.id} holds its uid "
+                         f"{memory.uid} (imported since it was deleted)")
+    return memory.uid
 
 
 def purge_memory(memory_id: int) -> int:

@@ -24,7 +24,7 @@ import peewee
 from claudeops import db, insert_returning_id, is_row_id, portable_sql
 from claudeops_memory.confidence import clamp_confidence, is_active_confidence
 from claudeops_memory.flags import NOT_FLAGGED_SQL
-from claudeops_memory.models import MEMORY_COLUMNS, MemoryRecord, RowChange, same_service_sql
+from claudeops_memory.models import MEMORY_COLUMNS, MemoryRecord, RowChange, new_uid, same_service_sql
 
 _SELECT = f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories WHERE "
 _ORDER = " ORDER BY confidence DESC, id DESC"
@@ -143,7 +143,7 @@ def reactivate(memory: MemoryRecord, confidence: float, now: str) -> MemoryRecor
 def insert(*, service: str | None, category: str, observation: str, confidence: float, min_confidence: float,
            session_id: int | None, tier: int, now: str, active: bool = True) -> MemoryRecord:
     """Add a new memory (created and last reinforced ``now``), active unless below the threshold or
-    ``active`` is false (a flagged memory, held back for an operator).
+    ``active`` is false (a flagged memory, held back for an operator), with a fresh ``uid``.
 
     The one insert of a memory: markers call it with text their grammar and
     :func:`~claudeops_memory.marker.prepare_observation` already checked, the CLI and the
@@ -151,7 +151,8 @@ def insert(*, service: str | None, category: str, observation: str, confidence: 
     """
     value = clamp_confidence(confidence)
     record = MemoryRecord(0, service, category, observation, value,
-                          active and is_active_confidence(value, min_confidence), now, now, session_id, tier)
+                          active and is_active_confidence(value, min_confidence), now, now, session_id, tier,
+                          new_uid())
     values = tuple(int(value) if column == "active" else value
                    for column, value in zip(MEMORY_COLUMNS, astuple(record), strict=True))[1:]
     return replace(record, id=insert_returning_id(_INSERT, values))

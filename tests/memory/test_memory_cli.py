@@ -15,8 +15,9 @@ from claudeops.clock import now_timestamp, utc_now
 from claudeops.store import db
 
 COLUMNS = ["id", "service", "category", "observation", "confidence", "active", "created_at", "updated_at",
-           "session_id", "tier", "pinned_at", "unpinned_at"]
-"""SPEC-0015's columns, then the pin columns of ours (the decay schedule is an index's cache, not shown)."""
+           "session_id", "tier", "uid", "pinned_at", "unpinned_at"]
+"""SPEC-0015's columns, then ours: the uid (012), the pin columns (013; the decay schedule is an index's cache,
+not shown)."""
 
 
 def run(memory_app: LoadedApp, *args: str, stdin: str | None = None) -> Result:

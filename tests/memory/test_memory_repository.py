@@ -16,7 +16,8 @@ def test_create_memory_manually(memory_app: LoadedApp) -> None:
     memory = repository.create_memory(category="maintenance", service="postgres",
                                       observation="Needs manual VACUUM FULL weekly", confidence=0.9, now=NOW)
     assert repository.get_memory(memory.id) == repository.MemoryRecord(
-        memory.id, "postgres", "maintenance", "Needs manual VACUUM FULL weekly", 0.9, True, NOW, NOW, None, 1)
+        memory.id, "postgres", "maintenance", "Needs manual VACUUM FULL weekly", 0.9, True, NOW, NOW, None, 1,
+        memory.uid)
 
 
 def test_confidence_clamped_to_valid_range(memory_app: LoadedApp) -> None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
+
+import peewee
+import pytest
 from claudeops_memory import repository
 from claudeops_memory.context import CONTEXT_SQL
 from memory_helpers import LoadedApp
@@ -24,12 +28,13 @@ EXPECTED_COLUMNS = [
 """SPEC-0015's columns, exactly, first and in order."""
 
 OUR_COLUMNS = [
+    ("uid", "TEXT", 0, None, 0),  # added by 012_memory_uids_and_sync (issue 15)
     ("pinned_at", "TEXT", 0, None, 0),
     ("unpinned_at", "TEXT", 0, None, 0),
     ("decay_due_at", "TEXT", 0, "''", 0),
     ("floor_at", "TEXT", 0, "''", 0),
 ]
-"""Ours, after them (``013_decay_schedule_and_pins``)."""
+"""Ours, after them (``012_memory_uids_and_sync``, ``013_decay_schedule_and_pins``)."""
 
 SPEC_INDEXES = {
     "idx_memories_service": ["service", "active"],
@@ -141,3 +146,38 @@ def test_whether_a_change_was_reviewed_is_read_through_its_index(memory_app: Loa
         "EXPLAIN QUERY PLAN SELECT 1 FROM memory_changes WHERE refers_to = ?", (3,)).fetchall())
 
     assert "idx_memory_changes_refers" in plan
+
+
+def test_the_uid_migration_gives_every_stored_memory_its_own_uid(memory_app: LoadedApp) -> None:
+    """A database from before issue 15: each memory gains a distinct UUID, and SPEC-0015's columns, rows
+    and indexes are untouched."""
+    db.execute_sql("DROP INDEX idx_memories_uid")
+    db.execute_sql("ALTER TABLE memories DROP COLUMN uid")
+    for table in ("memory_sync", "memory_change_origins", "memory_sync_conflicts"):
+        db.execute_sql(f"DROP TABLE {table}")
+    db.execute_sql("DELETE FROM claudeops_migrations WHERE owner = 'memory' AND name = '012_memory_uids_and_sync'")
+    for text in ("Takes 60s to start", "Needs VACUUM weekly", "Answers 302 when healthy"):
+        db.execute_sql("INSERT INTO memories (category, observation, created_at, updated_at) "
+                       "VALUES ('timing', ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')", (text,))
+    spec_rows = db.execute_sql("SELECT * FROM memories ORDER BY id").fetchall()
+
+    applied = apply_migrations(memory_app.app.migrations)
+
+    assert [step.name for step in applied] == ["012_memory_uids_and_sync"]
+    # uid comes last here, after the columns of 013 already applied; on a real old database 012 runs first
+    assert _columns()[:10] == EXPECTED_COLUMNS and sorted(_columns()[10:]) == sorted(OUR_COLUMNS)
+    rows = db.execute_sql("SELECT * FROM memories ORDER BY id").fetchall()
+    assert [row[:-1] for row in rows] == spec_rows
+    uids = [row[-1] for row in rows]
+    assert len(set(uids)) == 3 and all(str(uuid.UUID(uid)) == uid for uid in uids)
+    for name, columns in SPEC_INDEXES.items():
+        assert _index_columns(name) == columns
+    with pytest.raises(peewee.IntegrityError):
+        db.execute_sql("UPDATE memories SET uid = ? WHERE uid = ?", (uids[0], uids[1]))
+
+
+def test_every_new_memory_gets_a_uid_of_its_own(memory_app: LoadedApp) -> None:
+    memory_app.emit(memory_app.session(), "[MEMORY:timing:jellyfin] Takes 60s to start after restart")
+    memory_app.remember("Needs VACUUM weekly", service="postgres", category="maintenance")
+    uids = [memory.uid for memory in repository.list_memories()]
+    assert len(uids) == 2 and len(set(uids)) == 2 and all(uid and str(uuid.UUID(uid)) == uid for uid in uids)

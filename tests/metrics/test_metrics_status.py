@@ -46,7 +46,7 @@ def test_items_to_review_counts_the_memory_review_queue(claudeops_app, claudeops
     families = text_string_to_metric_families(client.get("/metrics").text)
     gauges = {sample.labels["why"]: sample.value for family in families if family.name == "claudeops_review_items"
               for sample in family.samples}
-    assert gauges == {"contradiction": 0, "replacement": 1, "unsure": 0, "duplicates": 0}
+    assert gauges == {"contradiction": 0, "replacement": 1, "unsure": 0, "sync conflict": 0, "duplicates": 0}
 
 
 def test_items_to_review_is_what_a_plugin_reports(make_claudeops_app, dashboard):

@@ -3,7 +3,9 @@ JSON API — and every path that changes a memory writing an entry that matches 
 
 from __future__ import annotations
 
+import json
 import re
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -62,7 +64,7 @@ def started(app: App, make_session: Callable[..., Session]) -> Session:
 # --------------------------------------------------------------------------- every path writes its entry
 
 
-def test_every_path_that_changes_a_memory_writes_an_entry_matching_the_row(web, make_session, feed_text):
+def test_every_path_that_changes_a_memory_writes_an_entry_matching_the_row(web, make_session, feed_text, tmp_path):
     app, client = web
 
     def check(*ids: int) -> None:
@@ -156,6 +158,33 @@ def test_every_path_that_changes_a_memory_writes_an_entry_matching_the_row(web, 
     check(old.id, twin.id)
     assert client.post(f"/api/v1/memory-changes/{entries(successor.id)[-1].id}/revert").status_code == 200
     check(successor.id)
+    # import (the command line): a new memory, and a memory changed on both sides, decided in the review queue
+    for resolve in (lambda conflict: client.post("/review/resolve", data={"conflict": str(conflict),
+                                                                           "resolution": "take theirs"},
+                                                 follow_redirects=False).status_code == 303,
+                    lambda conflict: client.post("/api/v1/memory-review/resolve", json={
+                        "conflict_id": conflict, "resolution": "keep both"}).status_code == 200):
+        cli("export", "--format", "jsonl", str(tmp_path / "export.jsonl"))
+        lines = [json.loads(line) for line in (tmp_path / "export.jsonl").read_text().splitlines()]
+        theirs = next(pair for pair in lines if pair["memory"]["uid"] == fetch(vacuum.id).uid)
+        theirs["memory"].update(observation=f"{theirs['memory']['observation']} there", updated_at=_LATER)
+        new = {"history": None, "memory": {**theirs["memory"], "uid": str(uuid.uuid4()), "observation": "New"}}
+        (tmp_path / "export.jsonl").write_text("\n".join(json.dumps(pair) for pair in (theirs, new)) + "\n")
+        assert client.patch(f"/api/v1/memories/{vacuum.id}", json={"confidence": 0.3}).status_code == 200
+        cli("import", str(tmp_path / "export.jsonl"))
+        imported = next(memory for memory in repository_list() if memory.uid == new["memory"]["uid"])
+        check(vacuum.id, imported.id)
+        [item] = [item for item in client.get("/api/v1/memory-review").json() if item["kind"] == "sync conflict"]
+        card = client.get("/review").text.split(f'id="conflict-{item["conflict_id"]}"')[1].split("</section>")[0]
+        assert 'data-kind="sync conflict"' in card and "ours: as it stands here" in card
+        assert all(f">{word}</button>" in card for word in ("Take theirs", "Keep ours", "Keep both"))
+        assert resolve(item["conflict_id"])
+        check(*(memory.id for memory in repository_list()))
+    assert entries(vacuum.id)[-1].decided_by == "keep both"
+    assert [entry.kind for entry in entries(vacuum.id)[-4:]] == ["edited", "imported", "edited", "reviewed"]
+
+
+_LATER = "2030-01-01T00:00:00Z"
 
 
 def repository_list() -> list[repository.MemoryRecord]:

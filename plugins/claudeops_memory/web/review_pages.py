@@ -23,13 +23,13 @@ from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 
 from claudeops import db, is_row_id
-from claudeops_memory import review
+from claudeops_memory import review, sync_conflicts
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.web import forms
 
 REVIEW_PATH = "/review"
 """Not under /memories: the sidebar marks an entry current for every path below its own."""
-DONE = ("accept", "revert", "merge", "keep-both")
+DONE = ("accept", "revert", "merge", "keep-both", "resolve")
 
 
 def _settings(web: WebContext) -> MemorySettings:
@@ -102,7 +102,19 @@ def keep_both(data: FormData) -> Redirect:
     return _done("keep-both", first, second)
 
 
-ROUTES = [review_page, accept, revert, merge, keep_both]
+@post(f"{REVIEW_PATH}/resolve", sync_to_thread=True, status_code=303)
+def resolve(data: FormData) -> Redirect:
+    """Decide a sync conflict: ``resolution`` is take theirs, keep ours or keep both."""
+    conflict_id = _id(data, "conflict")
+    resolution = forms.text_field(data, "resolution")
+    if resolution not in sync_conflicts.RESOLUTIONS:
+        raise ValidationException(f"resolution must be one of: {', '.join(sync_conflicts.RESOLUTIONS)}")
+    with db.connection_context(), operator_errors():
+        memory = sync_conflicts.resolve(conflict_id, resolution)
+    return _done("resolve", conflict_id, memory.id)
+
+
+ROUTES = [review_page, accept, revert, merge, keep_both, resolve]
 
 
 def review_card() -> OverviewCard:

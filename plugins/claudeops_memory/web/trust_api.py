@@ -2,7 +2,7 @@
 
 ``GET /memories/{id}/history``, ``GET /memory-changes``, ``POST /memory-changes/{id}/revert``,
 ``POST /memories/{id}/restore``, ``POST /memories/{id}/purge``, ``GET /memory-review`` and
-``POST /memory-review/{accept,revert,merge,keep-both}`` (all under ``/api/v1``). An operation
+``POST /memory-review/{accept,revert,merge,keep-both,resolve}`` (all under ``/api/v1``). An operation
 refused as things stand is a 409 with the one-line reason, unknown ids a 404.
 """
 
@@ -16,11 +16,11 @@ from claudeops_web.pagination import ApiLimit, ApiOffset, OffsetPagination
 from claudeops_web.rendering import StateConflict, operator_errors, state_conflicts
 from litestar import get, post
 from litestar.di import NamedDependency
-from litestar.exceptions import NotFoundException
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.exceptions import NotFoundException, ValidationException
+from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 
 from claudeops import db
-from claudeops_memory import history, ledger, repository, review, undo
+from claudeops_memory import history, ledger, repository, review, sync_conflicts, undo
 from claudeops_memory.history import HistoryEntry
 from claudeops_memory.models import MemoryRecord
 from claudeops_memory.settings import SECTION, MemorySettings
@@ -60,6 +60,7 @@ class ReviewItemOut:
     second: MemoryRecord | None
     change: HistoryEntry | None
     similarity: int | None
+    conflict_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,14 @@ class Merge:
 class Pair:
     first_id: int
     second_id: int
+
+
+@dataclass(frozen=True)
+class ConflictResolution:
+    """How to decide sync conflict ``conflict_id``: take theirs, keep ours, or keep both (theirs as a new memory)."""
+
+    conflict_id: int
+    resolution: Annotated[str, Parameter(schema_extra={"enum": list(sync_conflicts.RESOLUTIONS)})]
 
 
 @dataclass(frozen=True)
@@ -155,7 +164,7 @@ def review_queue(web: NamedDependency[WebContext]) -> list[ReviewItemOut]:
     with db.connection_context():
         items = review.review_items(_settings(web))
     return [ReviewItemOut(item.key, item.kind, list(item.actions), item.first, item.second, item.change,
-                          item.similarity) for item in items]
+                          item.similarity, None if item.conflict is None else item.conflict.id) for item in items]
 
 
 @post("/memory-review/accept", sync_to_thread=True, status_code=200, tags=TAGS, raises=REFUSALS)
@@ -182,5 +191,14 @@ def keep_both(data: JSONBody[Pair]) -> list[HistoryEntry]:
         return review.keep_both(data.first_id, data.second_id)
 
 
+@post("/memory-review/resolve", sync_to_thread=True, status_code=200, tags=TAGS, raises=REFUSALS)
+def resolve(data: JSONBody[ConflictResolution]) -> MemoryRecord:
+    """Decide a sync conflict; answers the memory that now stands for theirs (ours, or the one added)."""
+    if data.resolution not in sync_conflicts.RESOLUTIONS:
+        raise ValidationException(f"resolution must be one of: {', '.join(sync_conflicts.RESOLUTIONS)}")
+    with db.connection_context(), state_conflicts():
+        return sync_conflicts.resolve(data.conflict_id, data.resolution)
+
+
 ROUTES = [memory_history, memory_changes, revert_change, restore_memory, purge_memory, review_queue, accept, revert,
-          merge, keep_both]
+          merge, keep_both, resolve]
