@@ -27,7 +27,7 @@ from claudeops_memory.models import Memory, MemoryDecay, MemoryRecord
 from claudeops_memory.portable import Document, PortableMemory, entry_identity, local_snapshot, session_here
 
 _MEMORY_COLUMNS = ("service", "category", "observation", "confidence", "active", "created_at", "updated_at",
-                   "session_id", "tier", "uid")
+                   "session_id", "tier", "uid", "pinned_at", "unpinned_at")
 _CHANGE_INSERTED = ("memory_id", "changed_at", "kind", "actor", "session_id", "tier", "decided_by", "certainty",
                     "reason", "related_memory_id", "refers_to", "needs_review", "old_confidence", "new_confidence",
                     "old_active", "new_active", "old_observation", "new_observation", "old_updated_at",
@@ -75,7 +75,8 @@ def add_memories(items: Sequence[Incoming], sessions: dict[int, str], now: str, 
         session_id, origin = _session(memory["provenance"], sessions)
         rows.append((memory["service"], memory["category"], memory["observation"], memory["confidence"],
                      int(memory["active"]), memory["created_at"], memory["updated_at"], session_id,
-                     memory["provenance"]["tier"], item.memory.uid))
+                     memory["provenance"]["tier"], item.memory.uid, memory.get("pinned_at"),
+                     memory.get("unpinned_at")))
         synced.append((item.memory.uid, item.memory.state_hash, origin))
     newest_before = db.execute_sql("SELECT COALESCE(MAX(id), 0) FROM memories").fetchone()[0]
     _insert("memories", _MEMORY_COLUMNS, rows)
@@ -219,8 +220,9 @@ def replace_memory(memory_id: int, item: Incoming, local: PortableMemory, sessio
     session_id, origin = _session(memory["provenance"], sessions)
     Memory.update(service=memory["service"], category=memory["category"], observation=memory["observation"],
                   confidence=memory["confidence"], active=memory["active"], created_at=memory["created_at"],
-                  updated_at=memory["updated_at"], session_id=session_id,
-                  tier=memory["provenance"]["tier"]).where(Memory.id == memory_id).execute()
+                  updated_at=memory["updated_at"], session_id=session_id, tier=memory["provenance"]["tier"],
+                  pinned_at=memory.get("pinned_at"), unpinned_at=memory.get("unpinned_at"),
+                  ).where(Memory.id == memory_id).execute()
     MemoryFlag.delete().where(MemoryFlag.memory_id == memory_id).execute()
     if memory["flag"] is not None:
         MemoryFlag.insert(memory_id=memory_id, reason=memory["flag"]["reason"],

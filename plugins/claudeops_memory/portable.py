@@ -184,9 +184,11 @@ def memory_document(row: dict[str, Any], sessions: dict[int, str], flag: tuple[s
         "decay_weeks_applied": decay[1] if decay is not None and decay[0] == row["updated_at"] else 0,
         "flag": None if flag is None else {"flagged_at": flag[1], "reason": flag[0]},
         "observation": row["observation"],
+        "pinned_at": row["pinned_at"],
         "provenance": {"session_id": session[0], "session_started_at": session[1], "tier": row["tier"]},
         "service": row["service"],
         "uid": row["uid"],
+        "unpinned_at": row["unpinned_at"],
         "updated_at": row["updated_at"],
     }
 

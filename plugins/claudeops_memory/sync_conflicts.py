@@ -92,7 +92,7 @@ def _conflict(row: SyncConflict, ours: MemoryRecord, sessions: dict[int, str]) -
     theirs = replace(ours, service=memory["service"], category=memory["category"], observation=memory["observation"],
                      confidence=memory["confidence"], active=memory["active"], created_at=memory["created_at"],
                      updated_at=memory["updated_at"], session_id=provenance["session_id"] if here else None,
-                     tier=provenance["tier"])
+                     tier=provenance["tier"], pinned_at=memory.get("pinned_at"), unpinned_at=memory.get("unpinned_at"))
     return Conflict(row.id, row.source, row.found_at, ours, theirs, incoming)
 
 

@@ -81,8 +81,9 @@ def fill_varied_store(memory_app: LoadedApp) -> dict[str, repository.MemoryRecor
     """Memories with every kind of history a store accumulates, for export and import to carry: created by
     sessions and operators, reinforced, judged contradictions flagged for review and accepted, a citation's
     replacement and its successor, an operator edit, a deletion restored (a snapshot and references), a
-    merge, staleness decay (entries and the ledger), a held-back instruction (a flag), text beyond ASCII."""
-    from claudeops_memory import review, undo
+    merge, staleness decay (entries and the ledger), a held-back instruction (a flag), text beyond ASCII, a
+    pinned memory and one pinned then unpinned."""
+    from claudeops_memory import pins, review, undo
     from claudeops_memory.decay import decay_stale_memories
     from claudeops_memory.decay_policy import DecayPolicy
 
@@ -111,6 +112,12 @@ def fill_varied_store(memory_app: LoadedApp) -> dict[str, repository.MemoryRecor
     again = app.remember("Backups run at 2am", service="nas", category="maintenance")
     review.merge(twin.id, again.id, app.settings, now=app.clock.stamp())
     app.remember("Needs VACUUM weekly", service="postgres", category="maintenance", days_ago=44)
+    renewal = app.remember("Certificates renew every 90 days", service="caddy", category="maintenance")
+    pins.pin_memory(renewal.id, now=app.clock.stamp())
+    licence = app.remember("The licence renews each January", service="nas", category="maintenance")
+    pins.pin_memory(licence.id, now=app.clock.stamp())
+    app.clock.advance(hours=1)
+    pins.unpin_memory(licence.id, now=app.clock.stamp())
     decay_stale_memories(app.clock.stamp(), DecayPolicy.uniform(grace_days=30, decay_per_week=0.1, min_confidence=0.3))
     return {memory.observation: memory for memory in repository.list_memories()}
 

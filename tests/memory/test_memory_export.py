@@ -87,9 +87,12 @@ def test_a_memory_document_says_everything_but_its_local_id(memory_app: LoadedAp
         "decay_weeks_applied": 0,
         "flag": {"flagged_at": order.created_at,
                  "reason": "reads as an instruction to the agent: 'STANDING ORDER', 'supersedes'"},
-        "observation": order.observation,
+        "observation": order.observation, "pinned_at": None,
         "provenance": {"session_id": order.session_id, "session_started_at": session_start, "tier": 1},
-        "service": None, "uid": order.uid, "updated_at": order.updated_at}
+        "service": None, "uid": order.uid, "unpinned_at": None, "updated_at": order.updated_at}
+    renewal = stored["Certificates renew every 90 days"]
+    pinned = json.loads((tmp_path / "out" / "memories" / f"mem_{renewal.uid}.json").read_text())
+    assert (pinned["pinned_at"], pinned["unpinned_at"]) == (renewal.pinned_at, None) and renewal.pinned_at
     decayed = json.loads((tmp_path / "out" / "memories" / f"mem_{vacuum.uid}.json").read_text())
     assert (decayed["confidence"], decayed["decay_weeks_applied"]) == (0.5, 2)  # a new home will not decay it again
 

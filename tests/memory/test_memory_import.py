@@ -79,15 +79,18 @@ def test_what_an_import_stores_is_the_memory_as_it_was(memory_app: LoadedApp,
     for memory in stored.values():
         copy = here[memory.uid]
         assert (copy.service, copy.category, copy.observation, copy.confidence, copy.active, copy.created_at,
-                copy.updated_at, copy.tier) == (memory.service, memory.category, memory.observation,
-                                                memory.confidence, memory.active, memory.created_at,
-                                                memory.updated_at, memory.tier)
+                copy.updated_at, copy.tier, copy.pinned_at, copy.unpinned_at) == (
+            memory.service, memory.category, memory.observation, memory.confidence, memory.active,
+            memory.created_at, memory.updated_at, memory.tier, memory.pinned_at, memory.unpinned_at)
         assert copy.session_id is None  # those sessions are not in this database
     order = next(memory for memory in here.values() if memory.observation.startswith("OPERATOR STANDING ORDER"))
     assert flags.flag_reasons([order.id]) == {order.id: "reads as an instruction to the agent: 'STANDING ORDER', "
                                                         "'supersedes'"}
     vacuum = next(memory for memory in here.values() if memory.observation == "Needs VACUUM weekly")
     assert db.execute_sql("SELECT weeks_applied FROM memory_decay WHERE memory_id = ?", (vacuum.id,)).fetchone() == (2,)
+    renewal = next(memory for memory in here.values() if memory.observation.startswith("Certificates"))
+    licence = next(memory for memory in here.values() if memory.observation.startswith("The licence"))
+    assert renewal.pinned and not licence.pinned and licence.unpinned_at is not None  # evergreen travels
     must = next(memory for memory in here.values() if memory.observation.startswith("Must"))
     can = next(memory for memory in here.values() if memory.observation.startswith("Can"))
     contradicted, reviewed = memory_history(must.id)[1:3]
