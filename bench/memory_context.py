@@ -22,16 +22,13 @@ import tempfile
 from pathlib import Path
 
 from claudeops_memory.context import plan_memory_context
-from memory_data import fill_memories, interleaved_ms, load_app, per_call_ms
+from memory_data import QUALIFYING, TOP_ROWS, fill_memories, interleaved_ms, load_app, per_call_ms
 
 from claudeops.store import close_store
 
 BUDGET_TOKENS = 2000
 MIN_CONFIDENCE = 0.3
 ROUNDS = 7
-QUALIFYING = "FROM memories WHERE active = 1 AND confidence >= ?"
-TOP_ROWS = ("SELECT id, service, category, observation, confidence, (SELECT count(*) " + QUALIFYING + ") "
-            + QUALIFYING + " ORDER BY confidence DESC, id DESC LIMIT ?")
 STREAM_ONLY = "SELECT id, service, category, observation, confidence " + QUALIFYING + \
               " ORDER BY confidence DESC, id DESC LIMIT ?"
 

@@ -35,14 +35,20 @@ from claudeops_memory.decay import ANYTHING_DUE_SQL, DecayResult, decay_stale_me
 from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.session_start import start_memory
 from claudeops_memory.settings import MemorySettings
-from memory_data import NOW, SIZES, copy_database, interleaved_ms, load_app, parse_sizes, size_label
+from memory_data import (
+    NOW,
+    SIZES,
+    TOP_ROWS,
+    copy_database,
+    interleaved_ms,
+    load_app,
+    parse_sizes,
+    size_label,
+)
 
 from claudeops.clock import to_timestamp
 from claudeops.store import close_store
 
-QUALIFYING = "FROM memories WHERE active = 1 AND confidence >= ?"
-TOP_ROWS = ("SELECT id, service, category, observation, confidence, (SELECT count(*) " + QUALIFYING + ") "
-            + QUALIFYING + " ORDER BY confidence DESC, id DESC LIMIT ?")
 LATER_MINUTES = 10
 ROUNDS = 7
 TARGET_RATIO = 3.0
