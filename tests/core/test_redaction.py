@@ -157,6 +157,9 @@ MISSED_FORMS = [
     ('{"DB_PASSWORD": "Tr0ub4dor &3 more"}', "&3 more", '{"DB_PASSWORD": "***"}'),
     ("connect with PGPASSWORD=Hunter2Secret psql", "Hunter2Secret", "PGPASSWORD=*** psql"),
     ("MYSQLPWD=Hunter2Secret x", "Hunter2Secret", "MYSQLPWD=*** x"),
+    # the twins of the shell's PWD=/dir, which is left alone: a *_PWD whose value starts with a slash
+    ("MYSQL_PWD=/s3cr3tValue x", "s3cr3tValue", "MYSQL_PWD=*** x"),
+    ("OLDPWD=s3cr3tValue x", "s3cr3tValue", "OLDPWD=*** x"),
     ("GITEATOKEN=Hunter2Secret x", "Hunter2Secret", "GITEATOKEN=*** x"),
     ("JWTSECRET: Hunter2Secret x", "Hunter2Secret", "JWTSECRET: *** x"),
     ("OPENAIAPIKEY=Hunter2Secret x", "Hunter2Secret", "OPENAIAPIKEY=*** x"),
