@@ -7,13 +7,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import pytest
 from litestar.testing import TestClient
-from web_helpers import BASE_URL, CHROMIUM, CHROMIUM_ARGS, arm_csrf
+from web_helpers import BASE_URL, CHROMIUM, CHROMIUM_ARGS, arm_csrf, running_dashboard
 
 from claudeops.app import App
+from claudeops.store import close_store
 
 
 @pytest.fixture
@@ -61,3 +63,28 @@ def chromium() -> Iterator[Any]:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def state_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The state dir of a browser module's dashboard."""
+    return tmp_path_factory.mktemp("browser-state")
+
+
+@pytest.fixture(scope="module")
+def base_url(state_dir: Path, chromium: Any) -> Iterator[str]:
+    """``claudeops web`` on a free loopback port in its own process, for the whole module."""
+    from claudeops_web.assets import CHECKOUT_HTMX
+
+    assert CHECKOUT_HTMX.is_file(), "htmx is not installed: run `npm ci --prefix web`"
+    with running_dashboard(state_dir) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def store(base_url: str, state_dir: Path) -> Iterator[None]:
+    """This process's connection to the server's database, for arranging and checking data."""
+    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(state_dir)}, entry_points=False)
+    app.open_store(migrate=False)
+    yield
+    close_store()

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 from claudeops_memory import repository
-from web_helpers import child_environment, running_dashboard
+from web_helpers import add_memory as add
+from web_helpers import child_environment, open_memories, stored
 
-from claudeops.app import App
-from claudeops.store import close_store, db
+from claudeops.store import db
 
 pytestmark = pytest.mark.browser
 
@@ -31,30 +31,6 @@ EXAMPLES = REPO / "examples" / "sessions"
 HEALTHY = EXAMPLES / "healthy-tier1.jsonl"
 POLL_MS = 5_000
 """SPEC-0015: a new memory appears within 5 seconds."""
-
-
-@pytest.fixture(scope="module")
-def state_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("browser-state")
-
-
-@pytest.fixture(scope="module")
-def base_url(state_dir: Path, chromium: Any) -> Iterator[str]:
-    """``claudeops web`` on a free loopback port, for the whole module."""
-    from claudeops_web.assets import CHECKOUT_HTMX
-
-    assert CHECKOUT_HTMX.is_file(), "htmx is not installed: run `npm ci --prefix web`"
-    with running_dashboard(state_dir) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def store(base_url: str, state_dir: Path) -> Iterator[None]:
-    """This process's connection to the server's database, for arranging and checking data."""
-    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(state_dir)}, entry_points=False)
-    app.open_store(migrate=False)
-    yield
-    close_store()
 
 
 @pytest.fixture
@@ -72,24 +48,8 @@ def page(chromium: Any, base_url: str, store: None) -> Iterator[Any]:
     assert errors == []
 
 
-def add(observation: str, **fields: Any) -> repository.MemoryRecord:
-    fields.setdefault("category", "timing")
-    with db.connection_context():
-        return repository.create_memory(observation=observation, **fields)
-
-
-def stored(memory_id: int) -> repository.MemoryRecord | None:
-    with db.connection_context():
-        return repository.get_memory(memory_id)
-
-
 def row(page: Any, memory_id: int) -> Any:
     return page.locator(f"#memory-{memory_id}")
-
-
-def open_memories(page: Any, query: str = "") -> None:
-    page.goto("/memories" + query)
-    page.wait_for_function("() => window.htmx !== undefined")
 
 
 # --------------------------------------------------------------------------- CRUD

@@ -8,17 +8,14 @@ from __future__ import annotations
 import re
 
 from claudeops_memory import repository
-from web_helpers import BASE_URL, HX, TOKEN, row_ids
+from web_helpers import BASE_URL, HX, TOKEN, add_memory, row_ids
 
 from claudeops.session_rows import start_session_row
 from claudeops.store import db
 
 
 def add(observation: str = "Takes 60s to start after restart", **fields):
-    """Insert a memory directly (as a session would) and return it."""
-    fields.setdefault("category", "timing")
-    with db.connection_context():
-        return repository.create_memory(observation=observation, **fields)
+    return add_memory(observation, **fields)
 
 
 def fetch(memory_id: int):

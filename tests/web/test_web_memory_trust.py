@@ -7,11 +7,11 @@ import json
 import re
 import uuid
 from collections.abc import Callable
-from typing import Any
 
 from claudeops_memory import repository
 from claudeops_memory.history import HistoryEntry, memory_history, standing_changes
 from click.testing import CliRunner
+from web_helpers import add_memory as add
 
 from claudeops.app import App
 from claudeops.cli.group import build_cli
@@ -19,12 +19,6 @@ from claudeops.session import Session
 from claudeops.store import db
 
 HX = {"HX-Request": "true"}
-
-
-def add(observation: str, **fields: Any) -> repository.MemoryRecord:
-    fields.setdefault("category", "timing")
-    with db.connection_context():
-        return repository.create_memory(observation=observation, **fields)
 
 
 def fetch(memory_id: int) -> repository.MemoryRecord | None:

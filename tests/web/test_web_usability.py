@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 from claudeops_memory import repository
-from web_helpers import TOKEN, running_dashboard
+from web_helpers import TOKEN, add_memory, open_memories, running_dashboard, stored
 
-from claudeops.app import App
 from claudeops.session_rows import SessionRow, start_session_row
-from claudeops.store import close_store, db
+from claudeops.store import db
 
 pytestmark = pytest.mark.browser
 
@@ -27,26 +26,6 @@ LONG = ("After a restart jellyfin answers 503 for about 60 s while it rebuilds i
         "wait two minutes before checking its health, and do not restart it again in between.")
 LAPTOPS = [(1280, 800), (1440, 900)]
 PHONE = (390, 844)
-
-
-@pytest.fixture(scope="module")
-def state_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("usability-state")
-
-
-@pytest.fixture(scope="module")
-def base_url(state_dir: Path, chromium: Any) -> Iterator[str]:
-    with running_dashboard(state_dir) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def store(base_url: str, state_dir: Path) -> Iterator[None]:
-    """This process's connection to the server's database, for arranging and checking data."""
-    app = App.load(None, {"CLAUDEOPS_STATE_DIR": str(state_dir)}, entry_points=False)
-    app.open_store(migrate=False)
-    yield
-    close_store()
 
 
 @pytest.fixture
@@ -78,19 +57,7 @@ def open_page(chromium: Any, base_url: str, store: None) -> Iterator[Callable[..
 
 
 def add(observation: str = LONG, **fields: Any) -> repository.MemoryRecord:
-    fields.setdefault("category", "timing")
-    with db.connection_context():
-        return repository.create_memory(observation=observation, **fields)
-
-
-def stored(memory_id: int) -> repository.MemoryRecord | None:
-    with db.connection_context():
-        return repository.get_memory(memory_id)
-
-
-def open_memories(page: Any, query: str = "") -> None:
-    page.goto("/memories" + query)
-    page.wait_for_function("() => window.htmx !== undefined")
+    return add_memory(observation, **fields)
 
 
 def row(page: Any, memory_id: int) -> Any:

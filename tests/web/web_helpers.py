@@ -14,8 +14,12 @@ import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+from claudeops_memory import repository
 from litestar.testing import TestClient
+
+from claudeops.store import db
 
 TOKEN = "s3cret-token-for-tests-0123456789"
 HX = {"HX-Request": "true"}
@@ -32,6 +36,19 @@ def arm_csrf(client: TestClient, headers: dict[str, str] | None = None) -> None:
 def row_ids(html: str) -> list[int]:
     """Memory ids of the table rows in a page or fragment, in display order."""
     return [int(found) for found in re.findall(r'data-memory-id="(\d+)"', html)]
+
+
+def add_memory(observation: str, **fields: Any) -> repository.MemoryRecord:
+    """Insert a memory directly (as a session would) and return it; category ``timing`` unless given."""
+    fields.setdefault("category", "timing")
+    with db.connection_context():
+        return repository.create_memory(observation=observation, **fields)
+
+
+def stored(memory_id: int) -> repository.MemoryRecord | None:
+    """The memory as the database holds it now (``None`` once deleted)."""
+    with db.connection_context():
+        return repository.get_memory(memory_id)
 
 
 # --------------------------------------------------------------------------- a real server and a real browser
@@ -83,3 +100,9 @@ def running_dashboard(state_dir: Path, env: Mapping[str, str] | None = None) -> 
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def open_memories(page: Any, query: str = "") -> None:
+    """The memories page in a browser, once htmx is loaded (so its controls work)."""
+    page.goto("/memories" + query)
+    page.wait_for_function("() => window.htmx !== undefined")
