@@ -10,13 +10,12 @@ services of the inventory, and never, through others, after itself.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from claudeops.config import Config, ConfigError, RawConfig
+from claudeops.config import Config, ConfigError, RawConfig, read_config_file
 from claudeops.inventory import KINDS, LOCAL_HOST, Inventory, InventoryService
 from claudeops.services import service_name
 from claudeops.spelling import did_you_mean
@@ -44,15 +43,11 @@ def load_inventory(raw: RawConfig, config: Config) -> Inventory:
 
 
 def _read_services_file(path: Path) -> Any:
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except FileNotFoundError:
-        raise ConfigError(f"services_file: {path} not found") from None
-    except OSError as exc:
-        raise ConfigError(f"services_file: cannot read {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    """The ``services`` tables of ``services_file``, read as the config file is (one line for bytes
+    that are not UTF-8, bad TOML or nesting too deep)."""
+    if not path.exists():
+        raise ConfigError(f"services_file: {path} not found")
+    data = read_config_file(path).data
     for key in data:
         if key != TABLE:
             raise ConfigError(f"{path}: unknown key {key!r} (a services file holds [services.NAME] tables)")

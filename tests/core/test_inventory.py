@@ -146,6 +146,17 @@ def test_a_missing_services_file_and_a_foreign_key_in_it_are_refused(tmp_path):
         f"{tmp_path / 'services.toml'}: unknown key 'jellyfin' (a services file holds [services.NAME] tables)")
 
 
+
+def test_a_services_file_that_is_not_utf8_or_nested_too_deep_is_one_line(tmp_path):
+    """The services file is read like the config file: bytes and nesting give one line, not a traceback."""
+    services = tmp_path / "services.toml"
+    services.write_bytes(b'[services.jellyfin]\nkind = "container"\nnotes = "caf\xe9"\n')
+    assert error_of(tmp_path, 'services_file = "services.toml"\n') == (
+        f"{services}: not UTF-8 text (byte 0xe9 at offset 51); save the file as UTF-8")
+    services.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
+    assert error_of(tmp_path, 'services_file = "services.toml"\n') == (
+        f"{services}: invalid TOML: tables or arrays nested too deeply")
+
 def test_a_bad_global_maintenance_window_is_refused(tmp_path):
     assert error_of(tmp_path, 'maintenance_windows = ["0 3 * * sun 9d"]\n') == (
         "file config.toml: 'maintenance_windows': '0 3 * * sun 9d': a window lasts at most 7 days (pause the "
