@@ -86,7 +86,11 @@ def import_command(app: App, path: Path, dry_run: bool) -> None:
 
 
 def _report_redactions(app: App, outcome: ImportOutcome) -> None:
-    """One line per file that held a secret, and (when something was stored) one warning event."""
+    """One line per file held back as an instruction or that held a secret, and (when something was
+    stored) one warning event for the secrets."""
+    for source, reason in outcome.held_back:
+        click.echo(f"claudeops: warning: {source}: held back, inactive until an operator activates it ({reason})",
+                   err=True)
     for source, kinds in outcome.redacted:
         click.echo(f"claudeops: warning: {source}: a secret ({', '.join(kinds)}) was removed before "
                    f"{'it would be' if outcome.dry_run else 'it was'} stored", err=True)

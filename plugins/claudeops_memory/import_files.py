@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from claudeops import Redaction, bytes_problem, from_timestamp, redact_secrets
+from claudeops import Redaction, bytes_problem, directive_reason, find_directives, from_timestamp, redact_secrets
 from claudeops_memory.atomic_files import is_temporary
 from claudeops_memory.export import FORMAT_NAME, MEMORY_FILE_PREFIX
 from claudeops_memory.models import CATEGORIES, GENERAL
@@ -44,11 +44,13 @@ class Incoming:
 
 @dataclass
 class ReadResult:
-    """The memories read, the problems that stop the import, and the secrets redacted (per source)."""
+    """The memories read, the problems that stop the import, the secrets redacted and the memories held
+    back as instructions (per source)."""
 
     memories: list[Incoming] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     redacted: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    held_back: list[tuple[str, str]] = field(default_factory=list)
 
 
 class _Problem(ValueError):
@@ -201,6 +203,17 @@ TEXT_FIELDS = ("old_observation", "new_observation", "reason")
 """History texts redacted on import (with the snapshot's observation)."""
 
 
+def _hold_back(memory: Document) -> str | None:
+    """Hold back an active memory whose text reads as an instruction to the agent, as a marker's is:
+    a file from elsewhere is not the operator typing into the dashboard. Flagged at its own
+    ``updated_at``, so the same file imports to the same state every time. The reason, or ``None``."""
+    if not memory["active"] or memory["flag"] is not None or not (found := find_directives(memory["observation"])):
+        return None
+    reason = directive_reason(found)
+    memory["active"], memory["flag"] = False, {"flagged_at": memory["updated_at"], "reason": reason}
+    return reason
+
+
 class _Checker:
     """The rules a memory and its history must meet to be imported; redacts secrets as it goes."""
 
@@ -222,6 +235,8 @@ class _Checker:
         kinds = self._redact(memory, history)
         if kinds:
             self.result.redacted.append((source, kinds))
+        if (reason := _hold_back(memory)) is not None:
+            self.result.held_back.append((source, reason))
         return portable(memory, history)
 
     def _check_memory(self, memory: Document) -> None:

@@ -69,6 +69,7 @@ class ImportOutcome:
     plan: list[Planned]
     redacted: list[tuple[str, tuple[str, ...]]]
     dry_run: bool
+    held_back: list[tuple[str, str]] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
@@ -90,7 +91,7 @@ def import_memories(path: Path, *, max_observation_chars: int, now: str, dry_run
         raise BadFiles(read.problems)
     if dry_run:
         with read_transaction():
-            return ImportOutcome(plan_import(read.memories), read.redacted, dry_run=True)
+            return ImportOutcome(plan_import(read.memories), read.redacted, dry_run=True, held_back=read.held_back)
     with db.atomic():
         return _apply(plan_import(read.memories), read, now)
 
@@ -151,4 +152,4 @@ def _apply(plan: list[Planned], read: ReadResult, now: str) -> ImportOutcome:
     import_apply.insert_changes(merges, sessions)
     bases = sync_state.synced_hashes([uid for uid, _ in synced])
     sync_state.record_synced([(uid, digest) for uid, digest in synced if bases.get(uid) != digest], now)
-    return ImportOutcome(plan, read.redacted, dry_run=False)
+    return ImportOutcome(plan, read.redacted, dry_run=False, held_back=read.held_back)
