@@ -124,9 +124,9 @@ _ASSIGNED_NAMES = (
 _PREFIXABLE_NAMES = r"password|passwd|pwd|token|secret|api_?key"
 """Names that are credentials with any letters in front (``PGPASSWORD``, ``MYSQLPWD``, ``GITEATOKEN``,
 ``JWTSECRET``, ``OPENAIAPIKEY``); the other names count only as whole words."""
-_SHELL_DIRECTORY = r"(?!(?<!_)(?:old)?pwd\s*[:=]\s*/)"
+_SHELL_DIRECTORY = r"(?!(?<![_.\-])(?:old)?pwd=/)"
 """``PWD=/srv`` and ``OLDPWD=/root`` in an environment dump are the shell's directories, not passwords;
-``MYSQL_PWD=/…`` is a password that starts with a slash."""
+``MYSQL_PWD=/…``, ``db.pwd=/…`` and YAML's ``pwd: /…`` are passwords that start with a slash."""
 _NAME = (r"(?<![A-Za-z0-9])" + _SHELL_DIRECTORY + r"(?:[A-Za-z0-9]*(?:" + _PREFIXABLE_NAMES + r")|"
          + _ASSIGNED_NAMES + r")(?![A-Za-z0-9])")
 _NOT_VALUES = (r"(?:set|unset|none|null|nil|missing|required|empty|invalid|incorrect|wrong|expired|changed|reset|"

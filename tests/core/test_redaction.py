@@ -160,6 +160,9 @@ MISSED_FORMS = [
     # the twins of the shell's PWD=/dir, which is left alone: a *_PWD whose value starts with a slash
     ("MYSQL_PWD=/s3cr3tValue x", "s3cr3tValue", "MYSQL_PWD=*** x"),
     ("OLDPWD=s3cr3tValue x", "s3cr3tValue", "OLDPWD=*** x"),
+    ("db.pwd=/s3cr3tValue x", "s3cr3tValue", "db.pwd=*** x"),
+    ("my-pwd=/s3cr3tValue x", "s3cr3tValue", "my-pwd=*** x"),
+    ("pwd: /s3cr3tValue x", "s3cr3tValue", "pwd: *** x"),
     ("GITEATOKEN=Hunter2Secret x", "Hunter2Secret", "GITEATOKEN=*** x"),
     ("JWTSECRET: Hunter2Secret x", "Hunter2Secret", "JWTSECRET: *** x"),
     ("OPENAIAPIKEY=Hunter2Secret x", "Hunter2Secret", "OPENAIAPIKEY=*** x"),
