@@ -41,8 +41,11 @@ CODE_RUNNERS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh", "source", "
 SYSTEM_BIN = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/")
 PROCESS_KILLERS = frozenset({"kill"})
 """Programs whose operands are process ids, which no inventory maps to a service."""
+PATTERN_KILLERS = frozenset({"pkill", "killall", "pgrep"})
+"""Programs that pick processes by a name or pattern (``pkill -f jelly``): any process may match."""
 
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9_.-]+")
+_NAME_PIECES = re.compile(r"[-_.]")
 _CONTAINER_ID = re.compile(r"[0-9a-f]{4,64}")
 _DECIMAL = re.compile(r"[0-9]{1,11}")
 
@@ -79,6 +82,8 @@ def reach(command: ShellCommand, inventory: Inventory, closed: set[str]) -> Reac
     code = _code_it_cannot_read(command)
     if code is not None:
         return Reach(None, code)
+    if without_global_options(list(command.words))[0] in PATTERN_KILLERS:
+        return Reach(None, "picks its processes by a name or pattern, which may match any service's")
     whole = _whole_host_or_engine(command)
     if whole is not None:
         return Reach(None, whole)
@@ -115,6 +120,8 @@ def named_services(text: str, inventory: Inventory, closed: set[str]) -> Iterato
             yield name
         elif token in hosts:
             yield hosts[token]
+        else:  # compose's media-jellyfin-1, media_jellyfin_1, jellyfin.1, jellyfin.home.lan
+            yield from (piece for piece in _NAME_PIECES.split(token) if piece in closed)
 
 
 def _named(command: ShellCommand, inventory: Inventory, closed: set[str]) -> Reach | None:

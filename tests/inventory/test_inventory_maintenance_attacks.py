@@ -82,6 +82,15 @@ ATTACKS = [
     "docker container prune -f",
     "docker compose restart",
     "kill -9 4242",
+    # the service inside a longer name: compose's container names, a replica, its own host name
+    "docker restart media-jellyfin-1",
+    "docker restart media_jellyfin_1",
+    "docker restart jellyfin.1",
+    "curl -X POST https://jellyfin.home.lan/System/Restart",
+    # processes picked by a name or pattern
+    "pkill jelly",
+    "pkill -f jelly",
+    "killall -r jel",
 ]
 READING = [
     "docker logs jellyfin",
