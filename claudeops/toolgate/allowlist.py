@@ -502,8 +502,11 @@ other tool is refused: ``Write``, ``Edit``…, ``Agent``/``Task`` (a sub-agent),
 ``PowerShell`` (they run commands), ``CronCreate``, every ``mcp__…`` tool, and any tool a later
 Claude Code adds. The operator names more in ``[toolgate] read_only_tools``."""
 
+WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+"""The Claude Code tools that write files: refused in read-only modes, and never nameable as read-only."""
+
 NEVER_READ_ONLY_TOOLS = {"Bash": "Bash is judged command by command by the gate itself",
-                         **dict.fromkeys(("Write", "Edit", "MultiEdit", "NotebookEdit"), "it changes files")}
+                         **dict.fromkeys(sorted(WRITING_TOOLS), "it changes files")}
 """Tools ``[toolgate] read_only_tools`` may not name, and why."""
 
 _TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")

@@ -19,11 +19,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from claudeops.toolgate.allowlist import ALLOWED_ASSIGNMENTS, BUILT_IN_LIST, SYSTEM_DIRECTORIES, AllowList
+from claudeops.toolgate.allowlist import (
+    ALLOWED_ASSIGNMENTS,
+    BUILT_IN_LIST,
+    SYSTEM_DIRECTORIES,
+    WRITING_TOOLS,
+    AllowList,
+)
 from claudeops.toolgate.rules import Context, Refusing, read_args
 from claudeops.toolgate.syntax import Redirection, SimpleCommand, Word, read_command_line
 
-WRITING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 MAX_DEPTH = 6
 """Nested ``ssh``/``sh -c`` levels judged; deeper is refused."""
 
