@@ -51,8 +51,6 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from confusable_homoglyphs import confusables
-
 _OBJECTS = (r"instructions?|rules?|prompts?|orders?|guidance|directives?|limits?|restrictions?|cooldowns?|"
             r"polic(?:y|ies)|guardrails?|permissions?|safeguards?|tool gate|read-only")
 
@@ -139,6 +137,8 @@ def _latin_look_alike(char: str) -> str:
     else the character itself."""
     if char.isascii() or not char.isalpha():
         return char
+    from confusable_homoglyphs import confusables  # its data loads only when text is not ASCII
+
     candidates = [char]
     for _ in range(2):
         glyphs: list[str] = [str(glyph["c"]) for candidate in candidates
