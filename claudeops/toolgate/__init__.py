@@ -23,13 +23,14 @@ from claudeops.toolgate.allowlist import (
     BUILT_IN_LIST,
     ENTRY_SYNTAX,
     READ_ONLY_TOOLS,
+    WRITING_TOOLS,
     AllowList,
     Entry,
     parse_entry,
     parse_tool,
 )
 from claudeops.toolgate.argv import without_global_options
-from claudeops.toolgate.gate import WRITING_TOOLS, Refusal, command_refusal, tool_refusal
+from claudeops.toolgate.gate import Refusal, command_refusal, tool_refusal
 from claudeops.toolgate.shell import ShellCommand, shell_commands, simple_commands
 from claudeops.toolgate.syntax import ComputedWord
 
