@@ -154,9 +154,9 @@ def review_items(settings: MemorySettings) -> list[ReviewItem]:
 
 
 def review_count(settings: MemorySettings) -> int:
-    """How many items :func:`review_items` lists (for the overview card)."""
-    count: int = db.execute_sql(f"SELECT COUNT(*) FROM memory_changes WHERE {_OPEN}").fetchone()[0]
-    return count + sync_conflicts.open_conflict_count() + len(duplicate_pairs(settings.duplicate_similarity))
+    """How many items :func:`review_items` lists (the overview card, ``/metrics``): counted from that
+    very list, so a pair listed as a change is not counted again as duplicates."""
+    return len(review_items(settings))
 
 
 # --------------------------------------------------------------------------- actions

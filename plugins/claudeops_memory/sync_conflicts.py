@@ -76,13 +76,6 @@ def open_conflicts() -> list[Conflict]:
     return conflicts
 
 
-def open_conflict_count() -> int:
-    """How many conflicts :func:`open_conflicts` lists (for the overview's review card)."""
-    count: int = db.execute_sql("SELECT COUNT(*) FROM memory_sync_conflicts WHERE resolved_at IS NULL AND "
-                                "memory_id IN (SELECT id FROM memories)").fetchone()[0]
-    return count
-
-
 def _conflict(row: SyncConflict, ours: MemoryRecord, sessions: dict[int, str]) -> Conflict:
     stored = json.loads(row.theirs)
     incoming = Incoming(row.source, portable(stored["memory"], stored["history"]))

@@ -34,6 +34,14 @@ def _replace(memory_app: LoadedApp) -> tuple[repository.MemoryRecord, repository
     return old, successor
 
 
+def test_the_count_is_the_number_of_items_listed_a_pair_listed_as_a_change_once(memory_app: LoadedApp) -> None:
+    """A replacement whose texts are also alike is one item in the queue, and one on the card."""
+    memory_app.remember("Takes 60s to start after restart", service="jellyfin")
+    memory_app.emit(memory_app.started(), "[MEMORY:timing:jellyfin] Takes 90s to start after restart (replaces #1)")
+
+    assert len(review.review_items(memory_app.settings)) == review.review_count(memory_app.settings) == 1
+
+
 def test_a_replacement_waits_for_review_until_accepted(memory_app: LoadedApp) -> None:
     old, successor = _replace(memory_app)
     [item] = review.review_items(memory_app.settings)
