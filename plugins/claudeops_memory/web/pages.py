@@ -169,12 +169,22 @@ def memory_editor(request: HTMXRequest, web: NamedDependency[WebContext], memory
 @post("/memories/{memory_id:int}/edit", sync_to_thread=True, status_code=303)
 def save_memory_form(web: NamedDependency[WebContext], memory_id: FromPath[int], data: FormData) -> Redirect:
     """The edit page's form (no JavaScript): observation, confidence and status, then back to the page."""
-    settings = _settings(web)
     with db.connection_context(), operator_errors():
-        repository.update_memory(memory_id, observation=forms.text_field(data, "observation"),
-                                 confidence=forms.confidence_field(data), active=forms.bool_field(data, "active"),
-                                 min_confidence=settings.min_confidence, max_chars=settings.max_observation_chars)
+        _save(web, memory_id, data)
     return Redirect(f"/memories/{memory_id}/edit?saved=true", status_code=303)
+
+
+def _save(web: WebContext, memory_id: int, data: FormData) -> MemoryRecord:
+    """An operator's edit from either form: the text without its secrets (and a warning event when it
+    held one), the confidence and the state; in the caller's connection and error mapping."""
+    settings = _settings(web)
+    observation, secrets = without_secrets(forms.text_field(data, "observation"))
+    memory = repository.update_memory(memory_id, observation=observation, confidence=forms.confidence_field(data),
+                                      active=forms.bool_field(data, "active"), min_confidence=settings.min_confidence,
+                                      max_chars=settings.max_observation_chars)
+    warn_if_redacted(web.record_event, secrets,
+                     f"the new text of memory #{memory.id}, edited by an operator in the dashboard")
+    return memory
 
 
 @post("/memories/{memory_id:int}/delete", sync_to_thread=True, status_code=303)
@@ -193,19 +203,11 @@ def update_memory(web: NamedDependency[WebContext], memory_id: FromPath[int], da
 
     Raising the confidence to the threshold or above reactivates an inactive memory.
     """
-    settings = _settings(web)
-    observation, secrets = without_secrets(forms.text_field(data, "observation"))
-    confidence = forms.confidence_field(data)
-    active = forms.bool_field(data, "active")
-    if observation is None and confidence is None and active is None:
+    if all(field is None for field in (forms.text_field(data, "observation"), forms.confidence_field(data),
+                                       forms.bool_field(data, "active"))):
         raise ValidationException("nothing to change: send observation, confidence or active")
     with db.connection_context(), operator_errors():
-        memory = repository.update_memory(memory_id, observation=observation, confidence=confidence,
-                                          active=active, min_confidence=settings.min_confidence,
-                                          max_chars=settings.max_observation_chars)
-        warn_if_redacted(web.record_event, secrets,
-                         f"the new text of memory #{memory.id}, edited by an operator in the dashboard")
-        return _row(web, memory)
+        return _row(web, _save(web, memory_id, data))
 
 
 @delete("/memories/{memory_id:int}", sync_to_thread=True, status_code=200)
