@@ -103,6 +103,7 @@ from claudeops.store import (
     storage_problem,
     write_patiently,
 )
+from claudeops.token_estimate import CHARS_PER_TOKEN, estimate_tokens, estimate_tokens_of
 from claudeops.toolgate import (
     WRITING_TOOLS,
     ComputedWord,
@@ -117,6 +118,7 @@ from claudeops.windows import MaintenanceWindow, parse_duration, parse_window
 from claudeops.wording import counted, one_line
 
 __all__ = [
+    "CHARS_PER_TOKEN",
     "COOLDOWN_REFUSED",
     "EVENT_KINDS",
     "EVENT_LEVELS",
@@ -199,6 +201,8 @@ __all__ = [
     "echo_listing",
     "echo_stream",
     "end_pauses",
+    "estimate_tokens",
+    "estimate_tokens_of",
     "fail",
     "find_directives",
     "from_timestamp",

@@ -13,8 +13,17 @@ import platform
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from claudeops import Config, Session, hookimpl, paused_services, read_ops_dir, setting
-from claudeops.default_plugins.inventory_prompt import CHARS_PER_TOKEN, FleetFacts, estimate_tokens, render_fleet
+from claudeops import (
+    CHARS_PER_TOKEN,
+    Config,
+    Session,
+    estimate_tokens,
+    hookimpl,
+    paused_services,
+    read_ops_dir,
+    setting,
+)
+from claudeops.default_plugins.inventory_prompt import FleetFacts, render_fleet
 
 log = logging.getLogger(__name__)
 

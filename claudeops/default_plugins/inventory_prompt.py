@@ -11,25 +11,18 @@ What may never be cut is what keeps the agent's hands off a service: maintenance
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from claudeops import Inventory, InventoryService, OpsDir, OpsDocument, Pause
 
-CHARS_PER_TOKEN = 4
 DETAIL_LEVELS = ("full", "no notes", "compact")
 MAX_CAUSES = 5
 MAX_DEPENDENTS = 5
 MAX_HIDDEN_NAMES = 40
 """Bounds that keep the section's size independent of the inventory's (a chain of 400 services
 would otherwise make every service a shared cause of all those after it)."""
-
-
-def estimate_tokens(text: str) -> int:
-    """Characters / 4, rounded up (the estimate the memory block uses too)."""
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
 @dataclass(frozen=True)

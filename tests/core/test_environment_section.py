@@ -12,7 +12,7 @@ import pytest
 from claudeops import pause_service
 from claudeops.clock import FakeClock
 from claudeops.default_plugins.environment import render_environment
-from claudeops.default_plugins.inventory_prompt import estimate_tokens
+from claudeops.token_estimate import estimate_tokens
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_OPS = REPO / "examples" / "ops"

@@ -11,7 +11,6 @@ from claudeops_memory.context import (
     MEMORY_FRAMING,
     build_memory_context,
     bullet,
-    estimate_tokens,
     header,
     plan_memory_context,
 )
@@ -21,6 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from memory_helpers import LoadedApp
 
+from claudeops import estimate_tokens
 from claudeops.session import Handoff
 
 HEADER = re.compile(r"^## Operational Memory \((?:(\d+) of )?(\d+) memories, ~([\d,]+) tokens\)$")

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from claudeops_memory import repository
-from claudeops_memory.context import MEMORY_FRAMING, estimate_tokens
+from claudeops_memory.context import MEMORY_FRAMING
 from claudeops_memory.ledger import NEVER_INJECTED, InjectionCount, injection_counts, session_injection
 from memory_helpers import LoadedApp
+
+from claudeops import estimate_tokens
 
 
 def test_a_session_start_records_the_memories_injected_with_their_rank_and_the_block_size(
