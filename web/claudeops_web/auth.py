@@ -12,8 +12,9 @@ and cannot use it on another port; it expires after :data:`SESSION_DAYS` whateve
 does; changing the token ends every session. Failed token checks are limited per client
 (:class:`LoginThrottle`) so the token cannot be guessed: the login form, a wrong ``Authorization``
 header on any path and a wrong webhook token all count against one limit. A client is its socket
-address: ``claudeops web`` does not read ``X-Forwarded-For`` (uvicorn's ``proxy_headers`` is off),
-which a client could otherwise change with every guess.
+address: ``claudeops web`` does not read ``X-Forwarded-For`` (uvicorn's ``proxy_headers`` is off
+unless ``web.trust_proxy_headers`` says a reverse proxy sets it), which a client could otherwise
+change with every guess.
 """
 
 from __future__ import annotations

@@ -17,8 +17,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.plugins import ReceiveRoutePlugin
 from litestar.routes import BaseRoute, HTTPRoute
 
-UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-"""The methods Litestar's CSRF middleware checks."""
+from claudeops_web.origin import UNSAFE_METHODS  # the methods the CSRF and Origin checks guard
 
 
 @dataclass(frozen=True)
