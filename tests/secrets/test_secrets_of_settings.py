@@ -160,3 +160,17 @@ def test_a_log_line_quoting_a_secret_setting_is_redacted(secrets_app: App, capsy
     stderr = capsys.readouterr().err
     assert "did not answer" in stderr and "refused" in stderr
     assert leaked(stderr, SETTING_SECRETS) == []
+
+
+def test_a_claudeops_variable_that_names_no_setting_is_hidden_from_the_cli_too(make_claudeops_app):
+    """Deny by default: a disabled plugin's token or a misspelt name may hold a secret; only the settings
+    known not to be secret, and CLAUDEOPS_CONFIG, reach the CLI and its tools."""
+    from claudeops.runner.options import hidden_variables
+
+    app = make_claudeops_app()
+    environ = {"CLAUDEOPS_TICKETS_API_TOKEN": "s3cret-of-a-disabled-plugin", "CLAUDEOPS_WEB_TOKN": "typo-s3cret",
+               "CLAUDEOPS_WEB_TOKEN": "s3cret", "CLAUDEOPS_CONFIG": "/etc/claudeops.toml",
+               "CLAUDEOPS_TIER1_MODEL": "haiku", "PATH": "/usr/bin"}
+
+    assert hidden_variables(app.config, environ) == {
+        "CLAUDEOPS_TICKETS_API_TOKEN": "", "CLAUDEOPS_WEB_TOKN": "", "CLAUDEOPS_WEB_TOKEN": ""}
