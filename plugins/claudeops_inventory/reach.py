@@ -38,7 +38,8 @@ CODE_RUNNERS = frozenset({"sh", "bash", "zsh", "dash", "ash", "ksh", "source", "
                           "salt", "make", "just"})
 """Programs that run code from a file, their input or an argument: a shell here runs a file or its input
 (``sh -c`` scripts are followed by the parse), the others whatever their program or playbook says."""
-SYSTEM_BIN = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/")
+SYSTEM_BIN = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/")
+"""The distribution's programs; ``/usr/local/bin`` holds the site's own scripts, which the check cannot read."""
 PROCESS_KILLERS = frozenset({"kill"})
 """Programs whose operands are process ids, which no inventory maps to a service."""
 PATTERN_KILLERS = frozenset({"pkill", "killall", "pgrep"})
@@ -188,7 +189,8 @@ def _compose_arguments(program: str, rest: list[str]) -> list[str] | None:
 
 def _names_any(arguments: list[str]) -> bool:
     """Whether a compose sub-command's arguments name services (options and their numbers do not)."""
-    return any(not argument.startswith("-") and not argument.replace(".", "").isdigit() for argument in arguments)
+    return any(not argument.startswith("-") and not argument.replace(".", "").isdigit() and "=" not in argument
+               for argument in arguments)
 
 
 def _unmapped_ids(command: ShellCommand, inventory: Inventory) -> list[str]:

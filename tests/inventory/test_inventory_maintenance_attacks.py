@@ -91,6 +91,9 @@ ATTACKS = [
     "pkill jelly",
     "pkill -f jelly",
     "killall -r jel",
+    # a site script, and a compose command whose only word after an option is that option's value
+    "/usr/local/bin/fix-media.sh",
+    "docker compose up -d --scale web=2",
 ]
 READING = [
     "docker logs jellyfin",
