@@ -18,6 +18,7 @@ A service in maintenance also gets no notifications: the operator who paused it 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from claudeops import (
@@ -38,6 +39,12 @@ MAX_NAMED = 3
 """Closed services a deny-by-default refusal lists by name before "and N more"."""
 AFTER_REFUSAL = ("Do not retry it or work around it (another tool, host or spelling). Check and report the "
                  "service instead; the operator decides.")
+
+
+ENGINE_ELSEWHERE = re.compile(r"\b(?:DOCKER_HOST|DOCKER_CONTEXT|CONTAINER_HOST|CONTAINER_CONNECTION|KUBECONFIG)\s*=|"
+                              r"\bcontext\s+use\b|--context\b|--kubeconfig\b")
+"""A line that sends its container or cluster commands to another engine (``DOCKER_HOST=ssh://media.lan``,
+``export KUBECONFIG=…``, ``docker context use``): which services it reaches is not on the line."""
 
 
 def check_tool(session: Session, tool_name: str, tool_input: dict[str, Any]) -> str | None:
@@ -72,6 +79,8 @@ def _command_reach(session: Session, text: str, closed: dict[str, str]) -> Reach
     changing = [command for command in shell_commands(text) if changes(command)]
     if changing and EVERY_SERVICE in closed:
         return Reach(EVERY_SERVICE, "changes something")
+    if changing and (engine := ENGINE_ELSEWHERE.search(text)) is not None:
+        return Reach(None, f"points its engine elsewhere ({engine.group(0).strip()}), where the check cannot follow")
     for command in changing:
         found = reach(command, session.config.inventory, set(closed))
         if found is not None:

@@ -94,6 +94,12 @@ ATTACKS = [
     # a site script, and a compose command whose only word after an option is that option's value
     "/usr/local/bin/fix-media.sh",
     "docker compose up -d --scale web=2",
+    # the engine pointed elsewhere, so the names on the line say nothing of where it acts
+    "DOCKER_HOST=ssh://media.lan docker restart x",
+    "export DOCKER_HOST=ssh://media.lan; docker restart x",
+    "docker --context media restart x",
+    "docker context use media && docker restart x",
+    "KUBECONFIG=/root/media.yaml kubectl rollout restart deploy/x",
 ]
 READING = [
     "docker logs jellyfin",
