@@ -58,7 +58,7 @@ class Block:
     @property
     def held_out(self) -> bool:
         """Counted in the held-out gates: everything but the dev set and the calibration block."""
-        return self.kind == "never-tuned" or self.file == "memory-relations-heldout.jsonl"
+        return self.file not in ("memory-relations-dev.jsonl", "memory-relations-calibration.jsonl")
 
 
 BLOCKS: tuple[Block, ...] = (
@@ -69,7 +69,10 @@ BLOCKS: tuple[Block, ...] = (
     Block("calibration: where the certainty was chosen", "memory-relations-calibration.jsonl", 0, 60, "tuned"),
     Block("held-out 145-204: fresh block", "memory-relations-heldout.jsonl", 144, 204, "never-tuned"),
     Block("blind: scored once before the last certainty rule", "memory-relations-blind.jsonl", 0, 90, "never-tuned"),
-    Block("blind2: blind to every change", "memory-relations-blind2.jsonl", 0, 60, "never-tuned"),
+    Block("blind2: blind until its miss prompted the one-sided denial rule", "memory-relations-blind2.jsonl", 0, 60,
+          "tuned"),
+    Block("blind3: written blind, scored once after every change", "memory-relations-blind3.jsonl", 0, 120,
+          "never-tuned"),
 )
 """Where each labelled pair comes from and what the judge knew of it (``tests/data/README.md``)."""
 
@@ -81,7 +84,8 @@ BEFORE: dict[str, tuple[int, int, int]] = {
     "calibration: where the certainty was chosen": (48, 2, 3),
     "held-out 145-204: fresh block": (49, 4, 1),
     "blind: scored once before the last certainty rule": (64, 7, 5),
-    "blind2: blind to every change": (47, 6, 3),
+    "blind2: blind until its miss prompted the one-sided denial rule": (47, 6, 3),
+    "blind3: written blind, scored once after every change": (76, 12, 9),
 }
 """(right, wrong reinforce, wrong contradict) of the judge before issue 14 (commit c80cece), which
 acted on every call: the baseline of the "no more wrong contradict than before" gate."""
@@ -169,7 +173,20 @@ def gates(scores: list[BlockScore]) -> list[Gate]:
              wrong_reinforce <= WRONG_REINFORCE_MAX_SHARE * pairs),
         Gate(f"held-out wrong contradict <= before ({before})", f"{wrong_contradict}/{pairs}",
              wrong_contradict <= before),
+        _per_block_gate(dev, held_out),
     ]
+
+
+def _per_block_gate(dev: BlockScore, held_out: list[BlockScore]) -> Gate:
+    """Issue 14's "done when": on the dev set and on *every* held-out block, wrong ``reinforce`` at
+    most 1 % of its pairs and no more than before - so a block of 60 pairs allows none."""
+    over = [score for score in (dev, *held_out)
+            if score.wrong("reinforce") > WRONG_REINFORCE_MAX_SHARE * len(score.pairs)
+            or score.wrong("reinforce") > BEFORE[score.block.name][1]]
+    figure = "; ".join(f"{score.block.name.split(':')[0]} {score.wrong('reinforce')}/{len(score.pairs)}"
+                       for score in over) or "none over"
+    return Gate(f"every held-out block and the dev set wrong reinforce <= {WRONG_REINFORCE_MAX_SHARE:.0%}", figure,
+                not over)
 
 
 def print_block(score: BlockScore, misses: bool) -> None:

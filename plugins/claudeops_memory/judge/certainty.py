@@ -14,6 +14,9 @@ evidence the judge already reads can be trusted:
   restart") would hide;
 * a reinforcement whose amounts do not line up (a time of day against a duration, a period
   against no amount) is at most half sure: the judge cannot check the part that most often differs;
+  so is one where only one text denies something that no conflict rule explained ("fixes the
+  blank list" / "has no effect on the blank list"): which claim the denial turns around is what a
+  word list misreads;
 * a contradiction the judge reads from structure — different amounts of one measured thing, a
   requirement against a dispensability, a reversed order, an antonym pair, a different value
   (a path, an address, a number) in a one-value slot — is :data:`STRUCTURAL`;
@@ -38,9 +41,10 @@ HALVED = 0.5
 """Factor for evidence the judge knows it reads poorly (unmatched amounts, denials on both sides)."""
 
 
-def reinforce_certainty(overlap: float, amounts_unmatched: bool) -> float:
-    """A conflict-free pair judged the same fact: as sure as its overlap, halved when amounts differ in kind."""
-    return overlap * HALVED if amounts_unmatched else overlap
+def reinforce_certainty(overlap: float, poorly_read: bool) -> float:
+    """A conflict-free pair judged the same fact: as sure as its overlap, halved when part of it is
+    read poorly (amounts that differ in kind, a denial in one text only)."""
+    return overlap * HALVED if poorly_read else overlap
 
 
 def negation_certainty(overlap: float, both_deny: bool) -> float:

@@ -146,8 +146,10 @@ def judge_pair(existing: str, new: str, service: str | None = None) -> Judgement
         return Judgement("distinct", STRUCTURAL, "a second thing where there can be many")
     if overlap >= _reinforce_threshold(values):
         unmatched = "; amounts that do not line up" if values.amounts_unmatched else ""
-        return Judgement("reinforce", reinforce_certainty(overlap, values.amounts_unmatched),
-                         f"the same fact reworded ({_percent(overlap)}{unmatched})")
+        one_denies = bool(first.negated) != bool(second.negated)
+        denial = "; only one text denies something" if one_denies else ""
+        return Judgement("reinforce", reinforce_certainty(overlap, values.amounts_unmatched or one_denies),
+                         f"the same fact reworded ({_percent(overlap)}{unmatched}{denial})")
     return Judgement("distinct", distinct_certainty(overlap), f"different facts ({_percent(overlap)})")
 
 
