@@ -11,13 +11,16 @@ Deny by default, while anything is closed: a command is refused when it names a 
 (its name, container, unit or host, anywhere in a word or a redirection's file), when what it acts
 on is computed or fed in (``$(…)``, ``$s``, ``jelly*``, ``xargs``), when it runs code no parse of the
 line shows (an interpreter's program, a script, a playbook), when a word may be a container id the
-inventory cannot map, or when it acts on a whole host or container engine.
+inventory cannot map, or when it acts on a whole host or container engine. A program named without its path
+counts as a script when it is installed outside the distribution's directories (``/usr/local/bin``, ``/opt``,
+a home directory), unless it is one this module reads by its arguments (docker, systemctl, kill...).
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -44,6 +47,10 @@ PROCESS_KILLERS = frozenset({"kill"})
 """Programs whose operands are process ids, which no inventory maps to a service."""
 PATTERN_KILLERS = frozenset({"pkill", "killall", "pgrep"})
 """Programs that pick processes by a name or pattern (``pkill -f jelly``): any process may match."""
+READ_BY_ARGUMENTS = (CONTAINER_PROGRAMS | COMPOSE_PROGRAMS | HOST_PROGRAMS | SERVICE_MANAGERS | PROCESS_KILLERS
+                     | PATTERN_KILLERS | {"kubectl"})
+"""Programs whose reach this module reads from their arguments, wherever they are installed (docker is often
+in ``/usr/local/bin``)."""
 
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9_.-]+")
 _NAME_PIECES = re.compile(r"[-_.]")
@@ -156,7 +163,20 @@ def _code_it_cannot_read(command: ShellCommand) -> str | None:
         return f"runs code the check cannot read ({program})"
     if "/" in command.program and not command.program.startswith(SYSTEM_BIN):
         return f"runs {command.program}, a program the check cannot read"
+    installed = _site_program(command)
+    if installed is not None:
+        return f"runs {installed}, a program the check cannot read"
     return None
+
+
+def _site_program(command: ShellCommand) -> str | None:
+    """Where a program named without its path is installed, when that is outside the distribution's directories
+    (``restart-media`` found in ``/usr/local/bin``): a site's script, as unreadable as one run by its path.
+    Only on this host: on an ``ssh`` host the program's place cannot be looked up."""
+    if "/" in command.program or command.hosts or command.words[0] in READ_BY_ARGUMENTS:
+        return None
+    found = shutil.which(command.words[0])
+    return found if found is not None and not found.startswith(SYSTEM_BIN) else None
 
 
 def _whole_host_or_engine(command: ShellCommand) -> str | None:

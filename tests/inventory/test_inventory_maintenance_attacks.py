@@ -172,3 +172,30 @@ def test_a_refusal_is_one_warning_event_naming_what_could_not_be_seen(app, make_
     events = [event for event in list_events() if event.session_id == session.id]
     assert len(events) == 1 and events[0].level == "warning"
     assert "$(docker ps -q)" in events[0].message
+
+
+def _site_program(directory: Path, name: str) -> None:
+    """An executable the site installed outside the distribution's directories (a script, say)."""
+    program = directory / name
+    program.write_text("#!/bin/sh\ndocker restart jellyfin\n")
+    program.chmod(0o755)
+
+
+def test_a_site_program_found_on_path_is_refused_while_a_service_is_closed(app, make_session, jellyfin_paused,
+                                                                         tmp_path, monkeypatch):
+    """``restart-media`` named by its bare name is the same unreadable script as ``/usr/local/bin/restart-media``."""
+    _site_program(tmp_path, "restart-media")
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    reason = refusal(app, make_session(tier=3), "restart-media --now")
+    assert reason is not None and f"{tmp_path}/restart-media" in reason and PAUSE in reason
+    assert refusal(app, make_session(tier=3), "sudo restart-media") is not None
+
+
+def test_a_program_the_check_reads_by_its_arguments_passes_wherever_it_is_installed(app, make_session,
+                                                                                  jellyfin_paused, tmp_path,
+                                                                                  monkeypatch):
+    """docker lives in /usr/local/bin on many hosts; its arguments, not its place, say what it reaches."""
+    _site_program(tmp_path, "docker")
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    assert refusal(app, make_session(tier=3), "docker restart nextcloud") is None
+    assert refusal(app, make_session(tier=3), "docker restart jellyfin") is not None
