@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import cast
 
 import peewee
@@ -126,16 +126,24 @@ def paused_services(config: Config, at: datetime | None = None) -> dict[str, Pau
     return longest
 
 
+LONGEST_PAUSE = timedelta(days=30)
+"""A pause silences a service's notifications and refuses its changes: a forgotten one must end on
+its own, so the CLI, the API and the dashboard all stop at a month."""
+
+
 def pause_service(service: str | None, until: datetime, reason: str, created_by: str,
                   now: datetime | None = None) -> Pause:
     """Put ``service`` (``None``: every service) in maintenance until ``until``; returns the pause.
 
-    ``ValueError`` (one line) for a bad name or an end that is not in the future.
+    ``ValueError`` (one line) for a bad name, an end that is not in the future or one more than
+    :data:`LONGEST_PAUSE` away.
     """
     now = now or utc_now()
     name = EVERY_SERVICE if service is None else service_name(service, dots=True)
     if until <= now:
         raise ValueError(f"a pause must end in the future, not at {to_timestamp(until)}")
+    if until - now > LONGEST_PAUSE:
+        raise ValueError(f"a pause lasts at most {LONGEST_PAUSE.days} days, not until {to_timestamp(until)}")
     row = MaintenancePause.create(service=name, starts_at=to_timestamp(now), ends_at=to_timestamp(until),
                                   reason=" ".join(reason.split()), created_by=created_by)
     return Pause(name, row.ends_at, row.reason, "pause", row.id, row.starts_at)

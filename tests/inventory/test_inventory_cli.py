@@ -76,5 +76,14 @@ def test_pause_refuses_bad_input_with_the_usage_exit_code(app, invoke_cli):
     assert invoke_cli("pause", "web server", "--for", "1h").exit_code == EXIT_USAGE
 
 
+def test_a_pause_lasts_at_most_a_month_from_the_cli_as_from_the_dashboard(app, invoke_cli):
+    """A forgotten pause must end on its own: 30 days pass, 31 are one usage error and no pause."""
+    assert invoke_cli("pause", "jellyfin", "--for", "30d").exit_code == 0
+    refused = invoke_cli("pause", "nextcloud", "--for", "31d")
+    assert refused.exit_code == EXIT_USAGE
+    assert "a pause lasts at most 30 days" in refused.output and len(refused.output.strip().splitlines()) == 1
+    assert "nextcloud" not in invoke_cli("pauses").output
+
+
 def test_a_service_outside_the_inventory_can_be_paused_and_is_said_to_be(app, invoke_cli):
     assert "(not in the inventory)" in invoke_cli("pause", "grafana", "--for", "1h").output
