@@ -29,7 +29,7 @@ from installed import compile_project  # bench/, the script's own folder
 REPO = Path(__file__).resolve().parent.parent
 REPLAY = REPO / "tests" / "data" / "recorded-cli-session-bash.jsonl"
 PYTHON = sys.executable
-HEAVY = ("claude_agent_sdk", "mcp", "apprise", "prometheus_client", "litestar", "jinja2", "uvicorn")
+HEAVY = ("claude_agent_sdk", "mcp", "apprise", "prometheus_client", "litestar", "jinja2", "uvicorn", "rich")
 BARE = [PYTHON, "-c", "pass"]
 SDK = [PYTHON, "-c", "import claude_agent_sdk"]
 COMMANDS: list[tuple[str, list[str], list[str]]] = [
