@@ -1,7 +1,7 @@
 """Start-up without the cyclic garbage collector: a process that imports much, then works.
 
 Every command imports the core and loads every plugin, and ``claudeops run`` imports the Claude
-Agent SDK as well (its ``mcp`` dependency builds hundreds of pydantic models): about 100,000
+Agent SDK as well (its ``mcp`` dependency builds hundreds of pydantic models): about 140,000
 objects that live as long as the process and none of which is garbage. With the collector on,
 each full collection during start-up walks all of them again; before its session started,
 ``claudeops run`` spent about 100 ms of CPU on that (issue 18, ``bench/runner_overhead.py``).
