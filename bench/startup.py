@@ -10,7 +10,8 @@ both alike; the figure is the median wall time of ``REPEATS`` runs. ``run`` repl
 tier 1 session of ``tests/data`` (no network, no CLI), so what it measures is claudeops' own
 start-up plus the SDK import and the replay. It also lists what each command imports of the
 heavy packages (``-X importtime``): the SDK only for ``run``, apprise, prometheus_client and the
-web stack only for the commands that use them.
+web stack only for the commands that use them. The checkout's own modules are byte-compiled
+first (``bench/installed.py``), as installing claudeops compiles them.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from installed import compile_project  # bench/, the script's own folder
+
 REPO = Path(__file__).resolve().parent.parent
 REPLAY = REPO / "tests" / "data" / "recorded-cli-session-bash.jsonl"
 PYTHON = sys.executable
-HEAVY = ("claude_agent_sdk", "mcp", "apprise", "prometheus_client", "litestar", "jinja2", "uvicorn")
+HEAVY = ("claude_agent_sdk", "mcp", "apprise", "prometheus_client", "litestar", "jinja2", "uvicorn", "rich")
 BARE = [PYTHON, "-c", "pass"]
 SDK = [PYTHON, "-c", "import claude_agent_sdk"]
 COMMANDS: list[tuple[str, list[str], list[str]]] = [
@@ -55,6 +58,7 @@ def heavy_imports(command: list[str], environ: dict[str, str]) -> list[str]:
 
 
 def main(repeats: int) -> int:
+    compile_project()  # as installed: byte-compiled, not compiled again by every process
     with tempfile.TemporaryDirectory() as folder:
         config = Path(folder) / "config.toml"
         config.write_text("")  # the defaults, whatever config.toml the current directory holds

@@ -518,8 +518,13 @@ def apply_migrations(plan: Iterable[tuple[str, Sequence[Migration]]]) -> list[Mi
     Idempotent: a second call applies nothing. A failing migration is rolled back (its DDL
     included, on SQLite and PostgreSQL alike) and raises :class:`MigrationError`; migrations
     applied before it stay applied. A database another process keeps locked is waited out
-    (:func:`write_patiently`): a step refused as locked was rolled back whole.
+    (:func:`write_patiently`): a step refused as locked was rolled back whole. A database that is up
+    to date, as at every start but the first after an upgrade, costs one read of the table.
     """
+    plan = list(plan)
+    recorded = recorded_migrations()
+    if all(step.name in recorded.get(owner, ()) for owner, migrations in plan for step in migrations):
+        return []
     write_patiently(lambda: db.create_tables([MigrationRecord], safe=True), "creating the migrations table")
     done = []
     for owner, migrations in plan:

@@ -59,6 +59,29 @@ class CommandGroup(click.Group):
     config_problem: str | None = None
     """Why the configuration did not load, or ``None`` when it did."""
 
+    plugin_commands: Callable[[click.Group], None] | None = None
+    """Adds the plugins' commands (``register_commands``), called once, when a name is not one of the
+    core's or the whole list is needed (``--help``). ``run`` and the core's other commands then never
+    import the plugins' command-line modules: their start-up is what every cron run pays."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and self._add_plugin_commands():
+            command = super().get_command(ctx, cmd_name)
+        return command
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._add_plugin_commands()
+        return super().list_commands(ctx)
+
+    def _add_plugin_commands(self) -> bool:
+        """Add the plugins' commands if that is still pending; whether it was."""
+        register, self.plugin_commands = self.plugin_commands, None
+        if register is None:
+            return False
+        register(self)
+        return True
+
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                             list[str]]:
         if self.config_problem is not None and args and self.get_command(ctx, args[0]) is None:

@@ -42,6 +42,7 @@ from claudeops.logs import configure_logging
 from claudeops.plugins import PluginError, describe_plugins
 from claudeops.redaction import mask_secret
 from claudeops.runner.allow_list import configured_allow_list
+from claudeops.startup import claim_process, collector_paused
 from claudeops.store import NewerDatabase, StoreError, backup_sqlite, describe_database_error, mask_url
 from claudeops.version import __version__
 from claudeops.wording import counted
@@ -91,10 +92,15 @@ def build_cli(app: App | None, load_error: str | None = None) -> click.Group:
     cli.add_command(init_command)
     cli.add_command(run_command)
     cli.add_command(sessions_group)
-    if app is not None:
-        app.hook.register_commands(cli=cli)
     refuse_text_that_is_not_utf8(cli)
+    if app is not None and isinstance(cli, CommandGroup):
+        cli.plugin_commands = lambda group: _add_plugin_commands(app, group)
     return cli
+
+
+def _add_plugin_commands(app: App, cli: click.Group) -> None:
+    app.hook.register_commands(cli=cli)
+    refuse_text_that_is_not_utf8(cli)
 
 
 @click.command("plugins")
@@ -248,12 +254,15 @@ def _early_logging(argv: Sequence[str]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console-script entry point."""
+    """Console-script entry point; ``argv`` is given by callers that drive the CLI in-process (tests)."""
+    if argv is None:
+        claim_process()
     args = list(sys.argv[1:] if argv is None else argv)
     _early_logging(args)
     app, error = None, None
     try:
-        app = App.load(_option_from(args, "--config"))
+        with collector_paused():  # loading every plugin makes objects that live as long as the process
+            app = App.load(_option_from(args, "--config"))
         configured_allow_list(app.config)
     except (ConfigError, PluginError) as exc:
         app, error = None, str(exc)

@@ -9,15 +9,17 @@ line, and stdout stays free for ``--json``.
 from __future__ import annotations
 
 import time
-
-from rich.console import Console
-from rich.live import Live
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from claudeops.runner.session_run import RunObserver, SessionReport
 from claudeops.runner.stream import StreamState
 from claudeops.session import Session
 from claudeops.wording import counted
+
+if TYPE_CHECKING:  # rich is imported by the live line alone: cron's runs (no terminal) never draw one
+    from rich.console import Console
+    from rich.live import Live
+    from rich.text import Text
 
 STATUS_STYLE = {"completed": "green", "escalated": "yellow", "failed": "red", "interrupted": "red"}
 
@@ -55,6 +57,8 @@ class LiveProgress:
     """A :class:`~claudeops.session_run.RunObserver` drawing a live status line with rich."""
 
     def __init__(self, console: Console | None = None) -> None:
+        from rich.console import Console
+
         self.console = console or Console(stderr=True)
         self._live: Live | None = None
         self._started = time.monotonic()
@@ -62,6 +66,8 @@ class LiveProgress:
         self._state = StreamState()
 
     def session_started(self, session: Session) -> None:
+        from rich.live import Live
+
         self._session, self._state, self._started = session, StreamState(), time.monotonic()
         self._live = Live(self._render(), console=self.console, transient=True, refresh_per_second=8)
         self._live.start()
@@ -75,10 +81,14 @@ class LiveProgress:
         if self._live is not None:
             self._live.stop()
             self._live = None
+        from rich.text import Text
+
         style = STATUS_STYLE.get(report.status, "")
         self.console.print(Text(summary_line(report), style=style))
 
     def _render(self) -> Text:
+        from rich.text import Text
+
         session, state = self._session, self._state
         if session is None:
             return Text("")

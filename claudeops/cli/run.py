@@ -15,6 +15,7 @@ from claudeops.config import ConfigError, tier_section
 from claudeops.exit_codes import EXIT_LOCKED, EXIT_MEANINGS, EXIT_USAGE
 from claudeops.logs import json_logging, report_problem, session_fields
 from claudeops.runner.lock import LockHeld, LockUnavailable
+from claudeops.startup import collector_paused
 
 if TYPE_CHECKING:
     from claudeops.runner.session_run import RunObserver
@@ -103,9 +104,10 @@ def run_command(app: App, tier: int, replays: tuple[Path, ...], no_escalate: boo
                 log_format: str | None) -> None:
     # Imported here, not at the top: they pull in claude_agent_sdk (about half a second), which every other
     # command (``config show``, ``memories list``, ``--help``) would otherwise pay for at start-up.
-    from claudeops.cli.progress import problem_message
-    from claudeops.runner.chain import RunRequest, execute
-    from claudeops.runner.replay import ReplayError, ReplaySource, read_checked_recording
+    with collector_paused():
+        from claudeops.cli.progress import problem_message
+        from claudeops.runner.chain import RunRequest, execute
+        from claudeops.runner.replay import ReplayError, ReplaySource, read_checked_recording
 
     apply_log_options(app, log_level, log_format)  # after the group's: a flag after ``run`` wins
     section = tier_section(tier)

@@ -15,7 +15,6 @@ from typing import Any
 import click
 
 from claudeops import Config, Session, hookimpl
-from claudeops_cooldowns.cli import cooldowns_group
 from claudeops_cooldowns.enforcement import check_tool
 from claudeops_cooldowns.marker import cooldown_marker_type
 from claudeops_cooldowns.models import MIGRATIONS
@@ -67,6 +66,8 @@ def check_tool_use(session: Session, tool_name: str, tool_input: dict[str, Any])
 
 @hookimpl
 def register_commands(cli: click.Group) -> None:
+    from claudeops_cooldowns.cli import cooldowns_group  # here: a session does not use it
+
     cli.add_command(cooldowns_group)
 
 

@@ -14,7 +14,6 @@ from typing import Any
 import click
 
 from claudeops import NotableEvent, ServiceStatus, hookimpl
-from claudeops_events.cli import events_group
 from claudeops_events.marker import event_marker_type
 from claudeops_events.models import MIGRATIONS
 from claudeops_events.repository import store_event
@@ -41,6 +40,8 @@ def record_event(event: NotableEvent) -> None:
 
 @hookimpl
 def register_commands(cli: click.Group) -> None:
+    from claudeops_events.cli import events_group  # here: a session does not use it
+
     cli.add_command(events_group)
 
 

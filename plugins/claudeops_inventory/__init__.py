@@ -14,13 +14,19 @@ from typing import Any
 import click
 
 from claudeops import Config, Session, hookimpl
-from claudeops_inventory.cli import pause_command, pauses_command, services_group, unpause_command
 from claudeops_inventory.enforcement import check_tool, maintenance_silence
 from claudeops_inventory.web import register_web  # noqa: F401  the /services dashboard page
 
 
 @hookimpl
 def register_commands(cli: click.Group) -> None:
+    from claudeops_inventory.cli import (  # here: a session does not use them
+        pause_command,
+        pauses_command,
+        services_group,
+        unpause_command,
+    )
+
     for command in (services_group, pause_command, unpause_command, pauses_command):
         cli.add_command(command)
 

@@ -16,16 +16,10 @@ from typing import Any
 import click
 
 from claudeops import Config, DoctorCheck, Session, SessionDetail, counted, hookimpl
-from claudeops_memory import figures
-from claudeops_memory.cli import memories_group
-from claudeops_memory.cli_history import HISTORY_COMMANDS
-from claudeops_memory.cli_review import review_group
-from claudeops_memory.cli_transfer import TRANSFER_COMMANDS
 from claudeops_memory.context import memory_section
 from claudeops_memory.ledger import record_injection
 from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
-from claudeops_memory.session_report import describe
 from claudeops_memory.session_start import start_memory
 from claudeops_memory.settings import SECTION, MemorySettings, validate
 from claudeops_memory.verdict import JudgeVerdict
@@ -115,11 +109,19 @@ def doctor_checks(config: Config) -> list[DoctorCheck]:
 @hookimpl
 def describe_session(session_id: int) -> SessionDetail:
     """``claudeops sessions show``: what the session was told and which memories it changed."""
+    from claudeops_memory.session_report import describe
+
     return describe(session_id)
 
 
 @hookimpl
 def register_commands(cli: click.Group) -> None:
+    # Imported here, not at the top, as every module below is: a session (``claudeops run``) uses none of them
+    from claudeops_memory.cli import memories_group
+    from claudeops_memory.cli_history import HISTORY_COMMANDS
+    from claudeops_memory.cli_review import review_group
+    from claudeops_memory.cli_transfer import TRANSFER_COMMANDS
+
     for command in (*HISTORY_COMMANDS, *TRANSFER_COMMANDS, review_group):
         memories_group.add_command(command)
     cli.add_command(memories_group)
@@ -127,9 +129,13 @@ def register_commands(cli: click.Group) -> None:
 
 @hookimpl
 def digest_lines(since: str, until: str) -> list[str]:
+    from claudeops_memory import figures
+
     return figures.digest_lines(since, until)
 
 
 @hookimpl
 def collect_metrics(config: Config) -> list[Any]:
+    from claudeops_memory import figures
+
     return figures.memory_metrics(config.section(SECTION))

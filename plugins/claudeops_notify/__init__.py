@@ -18,7 +18,6 @@ import click
 
 from claudeops import Config, DoctorCheck, Outcome, Run, RunOutcome, Session, add_secret_values, hookimpl
 from claudeops_notify import checks, notifier
-from claudeops_notify.cli import notifications_group, notify_group
 from claudeops_notify.models import MIGRATIONS, OWNER
 from claudeops_notify.settings import SECTION, NotifySettings, validate
 from claudeops_notify.targets import TargetError, load_targets
@@ -46,6 +45,8 @@ def register_migrations(register: Callable[..., None]) -> None:
 
 @hookimpl
 def register_commands(cli: click.Group) -> None:
+    from claudeops_notify.cli import notifications_group, notify_group  # here: a session does not use them
+
     cli.add_command(notify_group)
     cli.add_command(notifications_group)
 
