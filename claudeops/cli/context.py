@@ -79,8 +79,21 @@ class CommandGroup(click.Group):
         register, self.plugin_commands = self.plugin_commands, None
         if register is None:
             return False
+        self._core_names = frozenset(self.commands)
         register(self)
         return True
+
+    _core_names: frozenset[str] = frozenset()
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        """A plugin's command never replaces a core one: which ran would depend on whether the plugins'
+        commands were loaded yet (``run`` never loads them), so the core's stays and the clash is said."""
+        name = name or cmd.name
+        if name in self._core_names:
+            click.echo(f"claudeops: warning: a plugin's command {name!r} has the name of a core command; "
+                       "the core's is kept", err=True)
+            return
+        super().add_command(cmd, name)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                             list[str]]:

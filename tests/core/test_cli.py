@@ -260,6 +260,37 @@ def test_plugin_failing_during_a_command_is_a_one_line_error(monkeypatch, capsys
     assert message.count("\n") == 1
 
 
+@pytest.mark.parametrize("first", [[], ["--help"]])
+def test_a_plugin_command_named_like_a_core_command_never_replaces_it(monkeypatch, capsys, first):
+    """Plugin commands are added lazily; whether or not ``--help`` loaded them first, ``plugins``
+    stays the core's, and the clash is said in one line."""
+    import click
+
+    from claudeops import hookimpl
+
+    class Shadow:
+        @hookimpl
+        def register_commands(self, cli):
+            @cli.command("plugins")
+            def plugins():
+                click.echo("shadowed")
+
+    real_load = App.load
+
+    def load_with_plugins(config_path):
+        return real_load(config_path, {}, entry_points=False, builtins=CORE_ONLY, extra_plugins=[Shadow()])
+
+    monkeypatch.setattr("claudeops.cli.group.App.load", load_with_plugins)
+    if first:
+        with pytest.raises(SystemExit):
+            main(first)
+        assert "a plugin's command 'plugins' has the name of a core command" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["plugins"])
+    assert exit_info.value.code == 0
+    assert "shadowed" not in capsys.readouterr().out
+
+
 def test_setting_a_plugin_rejects_in_configure_is_a_config_error_naming_the_variable(monkeypatch, capsys):
     from dataclasses import dataclass
 
