@@ -105,3 +105,14 @@ def test_set_based_lowering_stores_exactly_the_computed_confidence(memory_app: L
     assert [(confidence, bool(active)) for confidence, active in stored] == [
         (confidence, active if before >= 0.3 else False)
         for (confidence, active), before in zip(expected, grid * 10, strict=True)]
+
+
+def test_a_run_gives_the_connection_back_as_it_found_it(memory_app: LoadedApp) -> None:
+    """The run's own page cache and checkpointing are the run's: the session's connection keeps its settings."""
+    _bulk(200, memory_app.clock.stamp(days=44))
+    settings = "PRAGMA cache_size", "PRAGMA wal_autocheckpoint"
+    before = [db.execute_sql(pragma).fetchone() for pragma in settings]
+
+    assert decay_stale_memories(memory_app.clock.stamp()).decayed == 200
+
+    assert [db.execute_sql(pragma).fetchone() for pragma in settings] == before
