@@ -66,8 +66,8 @@ MIN_BATCH, MAX_BATCH = 10, 20_000
 CHUNKS_PER_BATCH = 4
 """A batch is written in this many chunks (of at least :data:`MIN_CHUNK` rows), checking the time after each."""
 MIN_CHUNK = 10
-STOP_AFTER_SECONDS = 0.06
-"""A batch that has held the lock this long commits after its current chunk."""
+STOP_AFTER_SECONDS = 0.07
+"""A batch commits before a chunk that, at the pace of the chunks before it, would take it past this long."""
 CHECKPOINT_AFTER_SECONDS = 0.25
 """Batches that together held the lock this long are followed by a checkpoint of the write-ahead log (and
 every run ends with one): often enough to keep the log short, rarely enough that its fsyncs do not double
@@ -196,16 +196,16 @@ class _Totals:
 
 def _decay_batch(now: str, cutoffs: Cutoffs, size: int, totals: _Totals) -> tuple[int, int, float]:
     """Decay and schedule the ``size`` memories due first, in one transaction: (rows read, rows written,
-    seconds held). Rows are written in :data:`CHUNKS_PER_BATCH` chunks and the batch commits early once it
-    has held the lock :data:`STOP_AFTER_SECONDS` (a disk busy elsewhere, or a machine with more runnable
-    processes than cores, can make the rest take many times as long): the rows it did not write are still
-    due, and the next batch takes them."""
+    seconds held). Rows are written in :data:`CHUNKS_PER_BATCH` chunks and the batch commits early when the
+    next chunk, as long as the ones before it took, would take it past :data:`STOP_AFTER_SECONDS` (a disk
+    busy elsewhere, or a machine with more runnable processes than cores, can make a batch sized for 30 ms
+    take many times as long): the rows it did not write are still due, and the next batch takes them."""
     with db.atomic():
         started, working = time.perf_counter(), time.thread_time()
         # written in id order: the rows' pages and index entries are then visited in order, not at random
         rows = sorted((DecayInputs(row[0], row[1], row[2], bool(row[3]), *row[4:])
                        for row in db.execute_sql(_due_sql(), (now, size)).fetchall()), key=lambda memory: memory.id)
-        written = 0
+        written = chunks = 0
         for chunk in peewee.chunked(rows, chunk_size(size)):
             outlooks = [(memory, outlook(memory, cutoffs)) for memory in chunk]
             lowered = [(memory, after) for memory, after in outlooks if after.lowered]
@@ -216,7 +216,9 @@ def _decay_batch(now: str, cutoffs: Cutoffs, size: int, totals: _Totals) -> tupl
             written += len(chunk)
             totals.decayed += len(lowered)
             totals.deactivated += sum(1 for _, after in lowered if not after.active)
-            if time.perf_counter() - started > STOP_AFTER_SECONDS:
+            chunks += 1
+            elapsed = time.perf_counter() - started
+            if elapsed + elapsed / chunks > STOP_AFTER_SECONDS:
                 break
     held = time.perf_counter() - started
     totals.batches += 1
