@@ -124,7 +124,7 @@ def decay_stale_memories(now: str, policy: DecayPolicy | None = None) -> DecayRe
     totals = _Totals()
     cutoffs = Cutoffs(policy, now)
     size = FIRST_BATCH
-    with _checkpoints_between_batches() as checkpoint:
+    with _sqlite_run_settings() as checkpoint:
         while True:
             read, written, held = _decay_batch(now, cutoffs, size, totals)
             checkpoint(held)
@@ -137,7 +137,7 @@ def decay_stale_memories(now: str, policy: DecayPolicy | None = None) -> DecayRe
 
 
 @contextmanager
-def _checkpoints_between_batches() -> Iterator[Callable[[float], None]]:
+def _sqlite_run_settings() -> Iterator[Callable[[float], None]]:
     """On SQLite, copy the write-ahead log back into the database between batches, explicitly, and give the
     run a page cache of :data:`CACHE_KIB`; yields the function to call after each batch with the time it held
     the lock.
@@ -205,8 +205,8 @@ def _decay_batch(now: str, cutoffs: Cutoffs, size: int, totals: _Totals) -> tupl
         # written in id order: the rows' pages and index entries are then visited in order, not at random
         rows = sorted((DecayInputs(row[0], row[1], row[2], bool(row[3]), *row[4:])
                        for row in db.execute_sql(_due_sql(), (now, size)).fetchall()), key=lambda memory: memory.id)
-        written = chunks = 0
-        for chunk in peewee.chunked(rows, chunk_size(size)):
+        written = 0
+        for chunks, chunk in enumerate(peewee.chunked(rows, chunk_size(size)), start=1):
             outlooks = [(memory, outlook(memory, cutoffs)) for memory in chunk]
             lowered = [(memory, after) for memory, after in outlooks if after.lowered]
             _write_lowered(lowered, now, cutoffs)
@@ -216,7 +216,6 @@ def _decay_batch(now: str, cutoffs: Cutoffs, size: int, totals: _Totals) -> tupl
             written += len(chunk)
             totals.decayed += len(lowered)
             totals.deactivated += sum(1 for _, after in lowered if not after.active)
-            chunks += 1
             elapsed = time.perf_counter() - started
             if elapsed + elapsed / chunks > STOP_AFTER_SECONDS:
                 break
