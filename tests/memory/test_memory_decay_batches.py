@@ -105,6 +105,11 @@ def test_set_based_lowering_stores_exactly_the_computed_confidence(memory_app: L
     assert [(confidence, bool(active)) for confidence, active in stored] == [
         (confidence, active if before >= 0.3 else False)
         for (confidence, active), before in zip(expected, grid * 10, strict=True)]
+    types = db.execute_sql("SELECT DISTINCT typeof(confidence), typeof(active) FROM memories").fetchall()
+    assert types == [("real", "integer")]  # JSON numbers, stored as the columns' own types
+    schedules = db.execute_sql("SELECT active, decay_due_at IS NULL, floor_at IS NULL, COUNT(*) FROM memories "
+                               "GROUP BY 1, 2, 3").fetchall()
+    assert {(active, due_null) for active, due_null, _, _ in schedules} == {(0, 1), (1, 0)}  # JSON null is NULL
 
 
 def test_a_run_gives_the_connection_back_as_it_found_it(memory_app: LoadedApp) -> None:
