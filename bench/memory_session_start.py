@@ -9,7 +9,9 @@ active, ``updated_at`` spread over 120 days):
 
 1. **First decay**: the store has never been scheduled (as right after migration ``013``), so the
    first run looks at every memory: total time, number of batches, and the longest time one
-   batch held the write lock (target: at most 100 ms).
+   batch held the write lock (target: at most 100 ms of wall time; the CPU time of the batch that
+   took longest is printed beside it, and the load average after each size: on a shared machine
+   the difference is time the process waited for a core while it held the lock).
 2. **Session start, nothing due**: :func:`claudeops_memory.session_start.start_memory` at the same
    moment (decay finds nothing due, then the plan) against the baseline, on its own ``sqlite3``
    connection: ONE bare query fetching the same top rows with the qualifying total (the rows the
@@ -23,6 +25,7 @@ active, ``updated_at`` spread over 120 days):
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 import tempfile
@@ -111,9 +114,10 @@ def main(sizes: tuple[int, ...]) -> int:
         met = met and result.met
         print(f"{size_label(rows):>5}  {result.mine:10.3f}  {result.base:8.3f}  {result.ratio:5.2f}x  "
               f"{result.first_seconds:6.1f} s, {first.batches:4d} batches, "
-              f"max {first.longest_batch_seconds * 1000:3.0f} ms"
+              f"max {first.longest_batch_seconds * 1000:3.0f} ms (cpu {first.longest_batch_cpu_seconds * 1000:2.0f})"
               f"  {later.decayed:6,d} due, {later.batches:3d} b, max {later.longest_batch_seconds * 1000:3.0f} ms"
               f"  {'met' if result.met else 'NOT met'}")
+        print(f"       load average {' '.join(f'{load:.1f}' for load in os.getloadavg())}")
         print(f"       anything due? {result.due_plan}")
     print(f"targets: session start <= {TARGET_RATIO:g}x the raw top-K query at every size; no scan when nothing is "
           f"due; every decay batch holds the write lock <= {TARGET_BATCH_SECONDS * 1000:g} ms: "

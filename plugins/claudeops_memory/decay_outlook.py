@@ -110,7 +110,8 @@ def outlook(memory: DecayInputs, cutoffs: Cutoffs) -> Outlook:
     lowered = weeks > applied
     if not active or weeks >= rule.max_weeks:
         return Outlook(confidence, active, weeks, lowered, None, None)
-    grace_ends = from_timestamp(base) + timedelta(days=rule.grace_days)
+    # naive UTC: to_timestamp then formats it without converting (a million memories on a first run)
+    grace_ends = from_timestamp(base).replace(tzinfo=None) + timedelta(days=rule.grace_days)
     floor_week = _floor_week(rule, weeks, confidence, cutoffs.floor)
     return Outlook(confidence, active, weeks, lowered, to_timestamp(grace_ends + timedelta(weeks=weeks + 1)),
                    None if floor_week is None else to_timestamp(grace_ends + timedelta(weeks=floor_week)))

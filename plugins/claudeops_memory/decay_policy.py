@@ -17,6 +17,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from claudeops_memory.confidence import clamp_confidence
 from claudeops_memory.settings import CATEGORIES, DECAY_PER_WEEK, GRACE_DAYS, MIN_CONFIDENCE, MemorySettings
@@ -33,7 +34,7 @@ class CategoryDecay:
     def decays(self) -> bool:
         return self.per_week > 0
 
-    @property
+    @cached_property
     def max_weeks(self) -> int:
         """Weeks after which no confidence can lose anything more (it is 0): decay stops counting there."""
         return math.ceil(round(1.0 / self.per_week, 6)) if self.decays else 0

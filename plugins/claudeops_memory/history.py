@@ -21,6 +21,7 @@ Entries are written with hand-written SQL (a marker's hot path, see
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, fields
 from typing import Any
@@ -179,9 +180,12 @@ def append_entries(entries: list[dict[str, Any]]) -> None:
     """Append many entries in one statement (a decay batch): each a mapping of column to value, the columns
     it leaves out empty (``needs_review`` false)."""
     if entries:
-        rows = [tuple(entry.get(column, 0 if column == "needs_review" else None) for column in _INSERTED)
-                for entry in entries]
+        rows = [_INSERTED_VALUES({**_LEFT_OUT, **entry}) for entry in entries]
         db.cursor().executemany(portable_sql(_INSERT), rows)
+
+
+_LEFT_OUT: dict[str, Any] = {**dict.fromkeys(_INSERTED), "needs_review": 0}
+_INSERTED_VALUES = operator.itemgetter(*_INSERTED)
 
 
 def removal_snapshot(memory: MemoryRecord, decay: tuple[str, int] | None) -> str:

@@ -85,21 +85,36 @@ def stream_memories(memories: MemoryFilter, limit: int | None = None, offset: in
                     page: int = STREAM_PAGE) -> Iterator[MemoryRecord]:
     """Matching memories, most trusted first, ``limit`` of them (all without one) after the first ``offset``,
     read a page at a time so memory use does not grow with the table."""
+    for rows in stream_pages(memories, limit, offset, page):
+        yield from map(MemoryRecord.from_row, rows)
+
+
+_CONFIDENCE, _ID = MEMORY_COLUMNS.index("confidence"), MEMORY_COLUMNS.index("id")
+
+
+def stream_pages(memories: MemoryFilter, limit: int | None = None, offset: int = 0,
+                 page: int = STREAM_PAGE) -> Iterator[list[tuple[Any, ...]]]:
+    """:func:`stream_memories`'s rows as the database returns them (tuples of :data:`MEMORY_COLUMNS`), a
+    page at a time: what ``list --json`` encodes without a record per row."""
     where, params = memories.where()
     # a row value: SQLite and PostgreSQL both read it as a range of the listing's index; the same
     # condition spelled with OR scanned the index from its start for every page (255 s for 1M)
     after = (" AND " if where else " WHERE ") + "(confidence, id) < (?, ?)"
     left = limit
-    batch = _records(_SELECT + where + ORDER + " LIMIT ? OFFSET ?", (*params, _size(page, left), offset))
+    batch = _rows(_SELECT + where + ORDER + " LIMIT ? OFFSET ?", (*params, _size(page, left), offset))
     while batch:
-        yield from batch
+        yield batch
         if left is not None:
             left -= len(batch)
         if len(batch) < page or left == 0:
             return
         last = batch[-1]
-        batch = _records(_SELECT + where + after + ORDER + " LIMIT ?", (*params, last.confidence, last.id,
-                                                                         _size(page, left)))
+        batch = _rows(_SELECT + where + after + ORDER + " LIMIT ?", (*params, last[_CONFIDENCE], last[_ID],
+                                                                     _size(page, left)))
+
+
+def _rows(statement: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    return list(db.execute_sql(portable_sql(statement), params).fetchall())
 
 
 def _size(page: int, left: int | None) -> int:

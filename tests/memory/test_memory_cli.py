@@ -293,8 +293,8 @@ def test_each_streamed_page_is_a_range_of_the_listing_index_not_a_scan(memory_ap
     db.execute_sql("ANALYZE")
     wanted = repository.memory_filter(include_inactive=not active_only)
     recorded: list[str] = []
-    real = listing._records
-    monkeypatch.setattr(listing, "_records", lambda statement, arguments: recorded.append(statement) or real(
+    real = listing._rows
+    monkeypatch.setattr(listing, "_rows", lambda statement, arguments: recorded.append(statement) or real(
         statement, arguments))
 
     list(listing.stream_memories(wanted, page=10))

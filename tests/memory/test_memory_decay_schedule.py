@@ -173,7 +173,9 @@ def test_a_batch_that_runs_long_commits_early_and_the_rest_stays_due(memory_app:
 
     result = decay_stale_memories(memory_app.clock.stamp())
 
-    assert result.batches == 100 // decay.WRITE_CHUNK  # one chunk each
+    # one chunk each: a quarter of the first batch of 50 (13 rows), then batches too small to split (10 rows)
+    assert (decay.chunk_size(decay.FIRST_BATCH), decay.chunk_size(int(13 * decay.MAX_GROWTH))) == (13, decay.MIN_CHUNK)
+    assert result.batches == 1 + 9
     assert (result.decayed, result.scheduled) == (100, 100)
     assert db.execute_sql("SELECT COUNT(*) FROM memory_changes WHERE kind = 'decayed'").fetchone() == (100,)
     assert decay_stale_memories(memory_app.clock.stamp()).decayed == 0

@@ -1,0 +1,123 @@
+"""Issue 18 item 1 and issue 4: how a decay run writes its batches — two runners never lower a memory
+twice, and on SQLite a batch lowers its memories set-based (one statement per chunk, not per row), with
+exactly the confidences the Python formula computes."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import pytest
+from claudeops_memory import decay
+from claudeops_memory.confidence import clamp_confidence
+from claudeops_memory.decay import decay_stale_memories
+from memory_helpers import LoadedApp
+
+from claudeops.store import db
+
+
+def _bulk(count: int, updated_at: str, confidences: Callable[[int], float] = lambda number: 0.7) -> None:
+    db.cursor().executemany(
+        db.obj.param.join(["INSERT INTO memories (service, category, observation, confidence, active, created_at, "
+                           "updated_at, tier) VALUES (", ", 'timing', ", ", ", ", 1, ", ", ", ", 1)"]),
+        [(f"svc{number % 20}", f"observation {number}", confidences(number), updated_at, updated_at)
+         for number in range(count)])
+
+
+def _decay_at_once(memory_app: LoadedApp, runners: int) -> list[decay.DecayResult]:
+    """``runners`` threads, each with its own connection, start a decay run at the same moment."""
+    start = threading.Barrier(runners, timeout=20)
+    results: list[decay.DecayResult] = []
+    errors: list[BaseException] = []
+
+    def runner() -> None:
+        try:
+            with db.connection_context():
+                start.wait()
+                results.append(decay_stale_memories(memory_app.clock.stamp()))
+        except BaseException as exc:  # reported by the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=runner) for _ in range(runners)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    return results
+
+
+def _two_runners_lower_each_memory_once(memory_app: LoadedApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(decay, "FIRST_BATCH", 20)  # many small batches, so the two runs interleave
+    monkeypatch.setattr(decay, "MAX_GROWTH", 1.0)
+    _bulk(400, memory_app.clock.stamp(days=44))
+
+    results = _decay_at_once(memory_app, runners=2)
+
+    assert sum(result.decayed for result in results) == 400  # split between them, never both
+    entries = db.execute_sql("SELECT memory_id, COUNT(*) FROM memory_changes WHERE kind = 'decayed' "
+                             "GROUP BY memory_id").fetchall()
+    assert len(entries) == 400 and {count for _, count in entries} == {1}
+    assert db.execute_sql("SELECT MIN(confidence), MAX(confidence), MIN(weeks_applied), MAX(weeks_applied) "
+                          "FROM memories JOIN memory_decay ON memory_id = id").fetchone() == (0.5, 0.5, 2, 2)
+
+
+def test_two_runners_decaying_at_once_lower_each_memory_once_on_sqlite(
+        memory_app: LoadedApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    _two_runners_lower_each_memory_once(memory_app, monkeypatch)
+
+
+@pytest.mark.postgres
+def test_two_runners_decaying_at_once_lower_each_memory_once_on_postgresql(
+        load_memory_app: Callable[..., LoadedApp], empty_postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _two_runners_lower_each_memory_once(load_memory_app(CLAUDEOPS_DATABASE_URL=empty_postgres_url), monkeypatch)
+
+
+def test_a_batch_lowers_its_memories_in_one_statement_per_chunk(memory_app: LoadedApp) -> None:
+    """One ``UPDATE`` per chunk, not per row: the schedule trigger makes each statement that changes a
+    confidence keep a journal of the pages it touches, which per row tripled the first decay's time."""
+    _bulk(300, memory_app.clock.stamp(days=44))
+    statements: list[str] = []
+    db.connection().set_trace_callback(statements.append)
+    try:
+        result = decay_stale_memories(memory_app.clock.stamp())
+    finally:
+        db.connection().set_trace_callback(None)
+
+    # the trace names a statement (with its values) when it starts and again as each row runs the trigger
+    lowering = {statement for statement in statements if statement.startswith("UPDATE memories SET confidence")}
+    assert result.decayed == 300
+    assert 0 < len(lowering) <= result.batches * decay.CHUNKS_PER_BATCH < 300
+
+
+def test_set_based_lowering_stores_exactly_the_computed_confidence(memory_app: LoadedApp) -> None:
+    """Every confidence of the grid, lowered by one to ten weeks, is stored exactly as the Python formula
+    rounds it (the values travel to SQLite as JSON text), and deactivated exactly under the floor."""
+    grid = [round(hundredths / 100, 2) for hundredths in range(101)]
+    for weeks in range(1, 11):
+        _bulk(len(grid), memory_app.clock.stamp(days=30 + 7 * weeks), confidences=grid.__getitem__)
+
+    decay_stale_memories(memory_app.clock.stamp())
+
+    stored = db.execute_sql("SELECT confidence, active FROM memories ORDER BY id").fetchall()
+    expected = [(clamp_confidence(confidence - 0.1 * weeks), clamp_confidence(confidence - 0.1 * weeks) >= 0.3)
+                for weeks in range(1, 11) for confidence in grid]
+    assert [(confidence, bool(active)) for confidence, active in stored] == [
+        (confidence, active if before >= 0.3 else False)
+        for (confidence, active), before in zip(expected, grid * 10, strict=True)]
+    types = db.execute_sql("SELECT DISTINCT typeof(confidence), typeof(active) FROM memories").fetchall()
+    assert types == [("real", "integer")]  # JSON numbers, stored as the columns' own types
+    schedules = db.execute_sql("SELECT active, decay_due_at IS NULL, floor_at IS NULL, COUNT(*) FROM memories "
+                               "GROUP BY 1, 2, 3").fetchall()
+    assert {(active, due_null) for active, due_null, _, _ in schedules} == {(0, 1), (1, 0)}  # JSON null is NULL
+
+
+def test_a_run_gives_the_connection_back_as_it_found_it(memory_app: LoadedApp) -> None:
+    """The run's own page cache and checkpointing are the run's: the session's connection keeps its settings."""
+    _bulk(200, memory_app.clock.stamp(days=44))
+    settings = "PRAGMA cache_size", "PRAGMA wal_autocheckpoint"
+    before = [db.execute_sql(pragma).fetchone() for pragma in settings]
+
+    assert decay_stale_memories(memory_app.clock.stamp()).decayed == 200
+
+    assert [db.execute_sql(pragma).fetchone() for pragma in settings] == before
