@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import peewee
 from playhouse.db_url import connect as connect_url
@@ -102,18 +102,18 @@ class ConnectionPerThread(peewee.SqliteDatabase):
     at the path is no longer the one it was opened on (a backup restored over it).
     """
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, database: str, **kwargs: Any) -> None:
+        super().__init__(database, **kwargs)
         self._kept = threading.local()
 
     def _connect(self) -> sqlite3.Connection:
         identity = file_identity(self.database)
-        kept = getattr(self._kept, "connection", None)
+        kept: sqlite3.Connection | None = getattr(self._kept, "connection", None)
         if kept is not None and self._kept.identity == identity:
             return kept
         if kept is not None:
             kept.close()
-        connection: sqlite3.Connection = super()._connect()
+        connection: sqlite3.Connection = super()._connect()  # type: ignore[misc]  # not in peewee's stubs
         self._kept.connection, self._kept.identity = connection, identity
         return connection
 

@@ -91,7 +91,7 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
                   show: Annotated[str | None, QueryParameter()] = None,
                   page_number: Annotated[int, QueryParameter(name="page", ge=1)] = 1,
                   added: Annotated[int | None, QueryParameter()] = None,
-                  deleted: Annotated[int | None, QueryParameter()] = None) -> Template:
+                  deleted: Annotated[int | None, QueryParameter()] = None) -> Template | Response[str]:
     """All memories, filterable by service (``general`` included), category and active state.
 
     ``added`` names a memory just added through the form: its row is highlighted. ``deleted``
@@ -103,7 +103,7 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
         context, table = cached(("memories-table", *chosen, page_number, added, time_bucket(web.settings.poll_seconds)),
                                 lambda: _rendered_table(request, web, *chosen, page_number, added))
         if fragment:
-            return Response(table, media_type=MediaType.HTML, headers=VARY)
+            return Response(str(table), media_type=MediaType.HTML, headers=VARY)
         services = cached("memory-services", repository.list_services)
     return page(request, "memories/page.html", TABLE, {
         **context, "table_html": table, "services": services, "deleted": deleted,
