@@ -9,6 +9,7 @@ one process at a time runs the plugins' background tasks (``web-tasks.lock``).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -76,7 +77,25 @@ def web_command(app: App, host: str | None, port: int | None, workers: int | Non
     os.environ[WORKER_ENVIRONMENT] = json.dumps({
         "config": str(app.config.raw.path) if app.config.raw.path else None,
         "overrides": _flags(app)}, default=str)
-    uvicorn.run("claudeops_web.server:worker_app", factory=True, workers=processes, **options)
+    _serve_with_workers(processes, options)
+
+
+def _serve_with_workers(processes: int, options: dict[str, Any]) -> None:
+    """``uvicorn.run(..., workers=processes)``, on a listening socket Python knows is TCP.
+
+    uvicorn binds it with protocol 0, so asyncio does not set ``TCP_NODELAY`` on the connections the
+    workers accept, and a response written in two parts (headers, then a JSON body) waits for the
+    client's delayed ACK: 40 ms a request (measured: 22 requests/s instead of 2,000).
+    """
+    from uvicorn import Config
+    from uvicorn.supervisors import Multiprocess
+
+    config = Config("claudeops_web.server:worker_app", factory=True, workers=processes, **options)
+    bound = config.bind_socket()
+    listening = socket.socket(bound.family, bound.type, socket.IPPROTO_TCP, fileno=bound.detach())
+    listening.set_inheritable(True)
+    with contextlib.suppress(KeyboardInterrupt):
+        Multiprocess(config, sockets=[listening]).run()
 
 
 def worker_app() -> Litestar:
