@@ -15,15 +15,15 @@ import json
 import os
 import socket
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from litestar import Litestar
 
 from claudeops import App, UsageProblem, apply_log_options, close_store, fail, open_store_or_fail, pass_app
-from claudeops_web.csrf import load_or_create_secret
 from claudeops_web.settings import WebSettings, binding_problem, worker_count
-from claudeops_web.throttle import THROTTLE_FILE, LoginThrottle
+
+if TYPE_CHECKING:  # the web stack is imported when the dashboard starts, never by other commands
+    from litestar import Litestar
 
 WORKER_ENVIRONMENT = "CLAUDEOPS_DASHBOARD_WORKER"
 """How a worker process learns the configuration its parent serves (JSON: the config file and the overrides)."""
@@ -57,6 +57,8 @@ def web_command(app: App, host: str | None, port: int | None, workers: int | Non
     import uvicorn
 
     from claudeops_web.assets import HTMX_MISSING, locate_htmx
+    from claudeops_web.csrf import load_or_create_secret
+    from claudeops_web.throttle import THROTTLE_FILE, LoginThrottle
 
     if locate_htmx(settings) is None:
         click.echo(f"warning: {HTMX_MISSING}", err=True)
