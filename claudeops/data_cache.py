@@ -4,13 +4,13 @@ A dashboard that polls asks the same question every few seconds, usually of unch
 the first fifty memories of 100,000, the review queue (whose duplicate pairs compare every
 group, seconds at 100k). :func:`cached` answers it again from memory while
 :func:`~claudeops.store.data_stamp` is unchanged — that stamp changes with every commit of any
-connection and any process (``claudeops run``, the CLI, another dashboard worker), so a cached
-answer is never older than the data. Answers that name the time ("5 min ago", "decay due now")
-are kept per time bucket as well (:func:`time_bucket`), at most one poll interval: what the page
-would show anyway until its next poll.
+connection and any process (``claudeops run``, the CLI, another dashboard worker, another
+thread of this one), so a cached answer is never older than the data. Answers that name the
+time ("5 min ago", "decay due now") are kept per time bucket as well (:func:`time_bucket`), at
+most one poll interval: what the page would show anyway until its next poll.
 
-The cache is per thread (each worker thread has its SQLite connection, to which the stamp
-belongs) and small. Without a stamp (PostgreSQL) nothing is kept: every call computes.
+One cache per process, shared by its threads, small, emptied whenever the stamp changes.
+Without a stamp (PostgreSQL) nothing is kept: every call computes.
 """
 
 from __future__ import annotations
@@ -26,35 +26,42 @@ from claudeops.store import data_stamp
 T = TypeVar("T")
 
 MAX_ENTRIES = 64
-"""Answers kept per thread; past it the thread's cache starts again (filters and pages are few)."""
+"""Answers kept; past it the cache starts again (filters and pages are few)."""
 
 
 @dataclass
-class _ThreadCache:
+class _Kept:
     stamp: tuple[object, ...]
-    entries: dict[Hashable, Any] = field(default_factory=dict)
+    entries: dict[Hashable, tuple[object, Any]] = field(default_factory=dict)
 
 
-_local = threading.local()
+_lock = threading.Lock()
+_kept: _Kept | None = None
 
 
-def cached(key: Hashable, compute: Callable[[], T]) -> T:
-    """``compute()``, or what it returned for ``key`` while the data has not changed since.
+def cached(key: Hashable, compute: Callable[[], T], owner: object = None) -> T:
+    """``compute()``, or what it returned for ``key`` and ``owner`` while the data has not changed since.
 
-    Call it inside the request's database connection. ``key`` names everything else the answer
-    depends on (filters, page, settings, :func:`time_bucket` for answers that name the time).
+    ``key`` names everything the answer depends on besides the data (filters, page,
+    :func:`time_bucket` for answers that name the time). ``owner`` is what the answer was computed
+    for when settings shape it (the dashboard's context, a plugin's settings): an answer is given
+    back to that very object only, so two applications in one process never share one.
     """
+    global _kept
     stamp = data_stamp()
     if stamp is None:
         return compute()
-    kept: _ThreadCache | None = getattr(_local, "cache", None)
-    if kept is None or kept.stamp != stamp or len(kept.entries) >= MAX_ENTRIES:
-        kept = _local.cache = _ThreadCache(stamp)
-    if key in kept.entries:
-        return kept.entries[key]  # type: ignore[no-any-return]
+    with _lock:
+        if _kept is None or _kept.stamp != stamp or len(_kept.entries) >= MAX_ENTRIES:
+            _kept = _Kept(stamp)
+        kept = _kept
+        found = kept.entries.get(key)
+    if found is not None and found[0] is owner:
+        return found[1]  # type: ignore[no-any-return]
     value = compute()
-    if data_stamp() == stamp:  # computing wrote nothing and saw no commit of another connection
-        kept.entries[key] = value
+    if data_stamp() == stamp:  # no commit of anyone while it was computed
+        with _lock:
+            kept.entries[key] = (owner, value)
     return value
 
 

@@ -359,19 +359,37 @@ def is_sqlite() -> bool:
 
 
 def data_stamp() -> tuple[object, ...] | None:
-    """A value that is different whenever the data may have changed since it was last taken on this thread's
-    connection, whoever changed it (this connection, another one, another process); ``None`` when no such
-    value is known (PostgreSQL), so nothing may be cached.
+    """A value that is different whenever the data may have changed since it was last taken, in any thread
+    of this process, whoever changed it (a thread of this process, another process: ``claudeops run``, the
+    CLI, another dashboard worker); ``None`` when no such value is known (PostgreSQL, an in-memory or
+    missing database), so nothing may be cached.
 
-    It is SQLite's ``PRAGMA data_version`` (changed by every commit of another connection, of any process)
-    with the connection's own ``total_changes``; both count per connection, so the connection itself (held,
-    never compared by address) and the database's path and file identity are part of it.
+    It is SQLite's ``PRAGMA data_version`` read on a connection of its own, which never writes: that value
+    changes with every commit of every other connection — all the others, this process's included — so it
+    stamps the whole database for the whole process. The database's path and file identity (a file put in
+    its place) and that connection itself (held, never compared by address) are part of it.
     """
     if not is_sqlite() or db.obj.database == ":memory:":
         return None
-    connection = db.connection()
-    version = connection.execute("PRAGMA data_version").fetchone()[0]
-    return db.obj.database, file_identity(db.obj.database), connection, version, connection.total_changes
+    path = str(db.obj.database)
+    identity = file_identity(path)
+    if identity is None:
+        return None
+    global _stamp_watcher
+    with _stamp_lock:
+        if _stamp_watcher is None or _stamp_watcher[:2] != (path, identity):
+            if _stamp_watcher is not None:
+                _stamp_watcher[2].close()
+            _stamp_watcher = (path, identity, sqlite3.connect(path, check_same_thread=False, isolation_level=None))
+        watcher = _stamp_watcher[2]
+        version = watcher.execute("PRAGMA data_version").fetchone()[0]
+    return path, identity, watcher, version
+
+
+_stamp_lock = threading.Lock()
+_stamp_watcher: tuple[str, tuple[int, int], sqlite3.Connection] | None = None
+"""The database path and file identity :func:`data_stamp` watches, and the connection it reads
+``data_version`` on (one: a process serves one database; another path replaces it)."""
 
 
 # --------------------------------------------------------------------------- migrations

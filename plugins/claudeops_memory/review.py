@@ -162,7 +162,7 @@ def review_count(settings: MemorySettings) -> int:
 def waiting_items(settings: MemorySettings) -> list[ReviewItem]:
     """:func:`review_items` for a count that is asked often (the overview polls, ``/metrics`` is scraped):
     kept until the data changes, since the duplicate pairs compare every group (seconds at 100k)."""
-    return cached(("review-items", settings.duplicate_similarity), lambda: review_items(settings))
+    return cached("review-items", lambda: review_items(settings), owner=settings)
 
 
 # --------------------------------------------------------------------------- actions

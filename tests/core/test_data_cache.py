@@ -1,6 +1,7 @@
-"""``claudeops.cached``: an answer is kept while the data is unchanged, and every change is seen —
-one of this connection, of another connection, of another process, a database file put in place
-of the one opened — as is the passing of time for answers keyed by ``time_bucket``."""
+"""``claudeops.cached``: an answer is kept while the data is unchanged, once for every thread of the
+process, and every change is seen — one of this connection, of another connection, of another
+process, a database file put in place of the one opened — as is the passing of time for answers
+keyed by ``time_bucket``."""
 
 from __future__ import annotations
 
@@ -111,6 +112,28 @@ def test_time_keyed_answers_last_one_bucket(database: Path, monkeypatch: pytest.
     assert reader.reads == 1
     now[0] = "2026-11-25T06:00:05Z"
     ask()
+    assert reader.reads == 2
+
+
+def test_one_answer_serves_every_thread_of_the_process(database: Path) -> None:
+    """A costly answer (the review queue: seconds at 100k) is computed once, not once per worker thread."""
+    reader = Reader()
+    assert reader.ask() == 0
+    answers: list[int] = []
+    workers = [threading.Thread(target=lambda: answers.append(reader.ask())) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert answers == [0] * 4 and reader.reads == 1
+
+
+def test_an_answer_is_given_back_to_its_owner_only(database: Path) -> None:
+    """Two applications in one process (tests, plugins) with other settings never share an answer."""
+    reader, first, second = Reader(), object(), object()
+    with db.connection_context():
+        assert [cached("things", reader, owner=first), cached("things", reader, owner=second),
+                cached("things", reader, owner=second)] == [0, 0, 0]
     assert reader.reads == 2
 
 

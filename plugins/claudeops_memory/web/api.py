@@ -130,7 +130,7 @@ def list_memories(web: NamedDependency[WebContext],
                                **forms.visibility(forms.show_filter(show))}
     with db.connection_context(), operator_errors():
         return cached(("api-memories", *filters.items(), limit, offset, time_bucket(web.settings.poll_seconds)),
-                      lambda: _listed(web, filters, limit, offset))
+                      lambda: _listed(web, filters, limit, offset), owner=web)
 
 
 def _listed(web: WebContext, filters: dict[str, Any], limit: int, offset: int) -> OffsetPagination[MemoryOut]:

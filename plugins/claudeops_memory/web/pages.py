@@ -101,7 +101,7 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
     fragment = wants_fragment(request)
     with db.connection_context():
         context, table = cached(("memories-table", *chosen, page_number, added, time_bucket(web.settings.poll_seconds)),
-                                lambda: _rendered_table(request, web, *chosen, page_number, added))
+                                lambda: _rendered_table(request, web, *chosen, page_number, added), owner=web)
         if fragment:
             return Response(str(table), media_type=MediaType.HTML, headers=VARY)
         services = cached("memory-services", repository.list_services)
