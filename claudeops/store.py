@@ -382,7 +382,7 @@ def data_stamp() -> tuple[object, ...] | None:
                 _stamp_watcher[2].close()
             _stamp_watcher = (path, identity, sqlite3.connect(path, check_same_thread=False, isolation_level=None))
         watcher = _stamp_watcher[2]
-        version = watcher.execute("PRAGMA data_version").fetchone()[0]
+        (version,), = watcher.execute("PRAGMA data_version").fetchall()  # to the end: no read snapshot stays open
     return path, identity, watcher, version
 
 
