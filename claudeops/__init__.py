@@ -17,6 +17,7 @@ from claudeops.cli.context import (
     AppState,
     UsageProblem,
     aligned_rows,
+    apply_log_options,
     echo_listing,
     echo_stream,
     fail,
@@ -27,6 +28,7 @@ from claudeops.cli.context import (
 from claudeops.cli.doctor import Check as DoctorCheck
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
 from claudeops.config import Config, ConfigError, parse_flag, setting
+from claudeops.data_cache import cached, time_bucket
 from claudeops.directives import directive_reason, find_directives
 from claudeops.encoding import bytes_problem, text_problem
 from claudeops.exit_codes import (
@@ -94,6 +96,7 @@ from claudeops.store import (
     add_column,
     close_store,
     create_frozen_tables,
+    data_stamp,
     db,
     insert_returning_id,
     is_locked,
@@ -189,13 +192,16 @@ __all__ = [
     "add_column",
     "add_secret_values",
     "aligned_rows",
+    "apply_log_options",
     "bytes_problem",
+    "cached",
     "canonical_service",
     "close_store",
     "command_refusal",
     "count_sessions",
     "counted",
     "create_frozen_tables",
+    "data_stamp",
     "db",
     "directive_reason",
     "echo_listing",
@@ -244,6 +250,7 @@ __all__ = [
     "stop_session",
     "storage_problem",
     "text_problem",
+    "time_bucket",
     "to_timestamp",
     "unquoted",
     "utc_now",

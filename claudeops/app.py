@@ -114,14 +114,17 @@ class App:
                               f"{exc.strerror or exc}") from None
         return self.state_dir
 
-    def open_store(self, *, migrate: bool = True) -> None:
+    def open_store(self, *, migrate: bool = True, connection_per_thread: bool = False) -> None:
         """Open the configured database and (by default) apply pending migrations.
 
         Migrating refuses a database a newer claudeops wrote (:class:`~claudeops.store.NewerDatabase`)
         before changing anything: its schema is not one this version's code was written for.
+        ``connection_per_thread``: each thread keeps its SQLite connection (a server, see
+        :class:`~claudeops.store.ConnectionPerThread`).
         """
         self.ensure_state_dir()
-        open_store(self.config.database_url, lock_patience=self.config.core.lock_patience_seconds)
+        open_store(self.config.database_url, lock_patience=self.config.core.lock_patience_seconds,
+                   connection_per_thread=connection_per_thread)
         if migrate:
             self.migrate()
 

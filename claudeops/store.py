@@ -13,11 +13,12 @@ import errno
 import logging
 import shutil
 import sqlite3
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import peewee
 from playhouse.db_url import connect as connect_url
@@ -91,11 +92,52 @@ def sqlite_file(url: str) -> Path | None:
     return None if path == ":memory:" else Path(path)
 
 
-def open_store(url: str, *, lock_patience: float = LOCKED_PATIENCE_SECONDS) -> peewee.Database:
+class ConnectionPerThread(peewee.SqliteDatabase):
+    """An SQLite database whose connection each thread opens once and keeps (a server's worker threads).
+
+    ``db.connection_context()`` then costs no ``open()``, no pragmas and no creation and deletion
+    of the ``-wal`` and ``-shm`` files per request (SQLite removes them when the last connection
+    closes). Reads stay current: outside a transaction every statement of an SQLite connection
+    sees what other connections and processes committed. A connection is opened anew when the file
+    at the path is no longer the one it was opened on (a backup restored over it).
+    """
+
+    def __init__(self, database: str, **kwargs: Any) -> None:
+        super().__init__(database, **kwargs)
+        self._kept = threading.local()
+
+    def _connect(self) -> sqlite3.Connection:
+        identity = file_identity(self.database)
+        kept: sqlite3.Connection | None = getattr(self._kept, "connection", None)
+        if kept is not None and self._kept.identity == identity:
+            return kept
+        if kept is not None:
+            kept.close()
+        connection: sqlite3.Connection = super()._connect()  # type: ignore[misc]  # not in peewee's stubs
+        self._kept.connection, self._kept.identity = connection, identity
+        return connection
+
+    def _close(self, conn: sqlite3.Connection) -> None:
+        if conn is not getattr(self._kept, "connection", None):
+            conn.close()
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """The device and inode of the file at ``path`` (``None``: no such file), which a file put in its place changes."""
+    try:
+        status = Path(path).stat()
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
+
+
+def open_store(url: str, *, lock_patience: float = LOCKED_PATIENCE_SECONDS,
+               connection_per_thread: bool = False) -> peewee.Database:
     """Open the database at ``url`` and bind every model to it.
 
     ``lock_patience`` is how long writes of this process wait out a database another process
-    keeps locked (:func:`write_patiently`).
+    keeps locked (:func:`write_patiently`). ``connection_per_thread`` keeps each thread's SQLite
+    connection open between uses (:class:`ConnectionPerThread`: the dashboard's worker threads).
     """
     global _lock_patience
     _lock_patience = lock_patience
@@ -104,8 +146,8 @@ def open_store(url: str, *, lock_patience: float = LOCKED_PATIENCE_SECONDS) -> p
         if (file := sqlite_file(url)) is not None:
             file.parent.mkdir(parents=True, exist_ok=True)
         pragmas = {**SQLITE_PRAGMAS, "busy_timeout": int(BUSY_TIMEOUT_SECONDS * 1000)}
-        database: peewee.Database = peewee.SqliteDatabase(
-            path, pragmas=pragmas, timeout=BUSY_TIMEOUT_SECONDS, lock_type="IMMEDIATE")
+        kind = ConnectionPerThread if connection_per_thread and sqlite_file(url) else peewee.SqliteDatabase
+        database: peewee.Database = kind(path, pragmas=pragmas, timeout=BUSY_TIMEOUT_SECONDS, lock_type="IMMEDIATE")
     else:
         try:
             database = connect_url(url)
@@ -314,6 +356,40 @@ def insert_returning_id(statement: str, params: Sequence[object]) -> int:
 
 def is_sqlite() -> bool:
     return isinstance(db.obj, peewee.SqliteDatabase)
+
+
+def data_stamp() -> tuple[object, ...] | None:
+    """A value that is different whenever the data may have changed since it was last taken, in any thread
+    of this process, whoever changed it (a thread of this process, another process: ``claudeops run``, the
+    CLI, another dashboard worker); ``None`` when no such value is known (PostgreSQL, an in-memory or
+    missing database), so nothing may be cached.
+
+    It is SQLite's ``PRAGMA data_version`` read on a connection of its own, which never writes: that value
+    changes with every commit of every other connection — all the others, this process's included — so it
+    stamps the whole database for the whole process. The database's path and file identity (a file put in
+    its place) and that connection itself (held, never compared by address) are part of it.
+    """
+    if not is_sqlite() or db.obj.database == ":memory:":
+        return None
+    path = str(db.obj.database)
+    identity = file_identity(path)
+    if identity is None:
+        return None
+    global _stamp_watcher
+    with _stamp_lock:
+        if _stamp_watcher is None or _stamp_watcher[:2] != (path, identity):
+            if _stamp_watcher is not None:
+                _stamp_watcher[2].close()
+            _stamp_watcher = (path, identity, sqlite3.connect(path, check_same_thread=False, isolation_level=None))
+        watcher = _stamp_watcher[2]
+        (version,), = watcher.execute("PRAGMA data_version").fetchall()  # to the end: no read snapshot stays open
+    return path, identity, watcher, version
+
+
+_stamp_lock = threading.Lock()
+_stamp_watcher: tuple[str, tuple[int, int], sqlite3.Connection] | None = None
+"""The database path and file identity :func:`data_stamp` watches, and the connection it reads
+``data_version`` on (one: a process serves one database; another path replaces it)."""
 
 
 # --------------------------------------------------------------------------- migrations

@@ -204,11 +204,11 @@ def apply_log_options(app: App, log_level: str | None, log_format: str | None) -
     configure_logging(app.config.core.log_level, app.config.core.log_format, app.logged_packages())
 
 
-def open_store_or_fail(app: App, *, migrate: bool = True) -> None:
+def open_store_or_fail(app: App, *, migrate: bool = True, connection_per_thread: bool = False) -> None:
     """Open the database for a command; a problem becomes a one-line error (a bad state_dir or database
     URL: exit 2, a database a newer claudeops wrote: exit 65, one that cannot be opened: exit 1)."""
     try:
-        app.open_store(migrate=migrate)
+        app.open_store(migrate=migrate, connection_per_thread=connection_per_thread)
     except NewerDatabase as exc:
         fail(str(exc), EXIT_NEWER_DATABASE)
     except ConfigError as exc:  # a database URL no driver knows among them

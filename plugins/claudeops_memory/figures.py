@@ -10,7 +10,7 @@ import peewee
 
 from claudeops import counted
 from claudeops_memory.models import Memory
-from claudeops_memory.review import ACTIONS, review_items
+from claudeops_memory.review import ACTIONS, waiting_items
 from claudeops_memory.settings import MemorySettings
 
 
@@ -37,7 +37,7 @@ def memory_metrics(settings: MemorySettings) -> list[Any]:
         family.add_metric(["active" if active else "inactive", category], count)
     waiting = GaugeMetricFamily("claudeops_review_items", "Items waiting in the memory review queue, by kind",
                                 labels=["why"])
-    counts = Counter(item.kind for item in review_items(settings))
+    counts = Counter(item.kind for item in waiting_items(settings))
     for kind in ACTIONS:
         waiting.add_metric([kind], counts[kind])
     return [family, waiting]

@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import combinations, groupby
 
-from claudeops import db, is_row_id, now_timestamp, portable_sql
+from claudeops import cached, db, is_row_id, now_timestamp, portable_sql
 from claudeops_memory import history, sync_conflicts, undo, upsert_store
 from claudeops_memory.confidence import is_active_confidence
 from claudeops_memory.history import REVIEW, Decision, HistoryEntry
@@ -156,7 +156,13 @@ def review_items(settings: MemorySettings) -> list[ReviewItem]:
 def review_count(settings: MemorySettings) -> int:
     """How many items :func:`review_items` lists (the overview card, ``/metrics``): counted from that
     very list, so a pair listed as a change is not counted again as duplicates."""
-    return len(review_items(settings))
+    return len(waiting_items(settings))
+
+
+def waiting_items(settings: MemorySettings) -> list[ReviewItem]:
+    """:func:`review_items` for a count that is asked often (the overview polls, ``/metrics`` is scraped):
+    kept until the data changes, since the duplicate pairs compare every group (seconds at 100k)."""
+    return cached("review-items", lambda: review_items(settings), owner=settings)
 
 
 # --------------------------------------------------------------------------- actions

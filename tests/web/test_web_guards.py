@@ -165,16 +165,48 @@ def test_login_attempts_are_limited_to_five_a_minute(make_dashboard):
     assert client.get("/memories", follow_redirects=False).status_code == 303
 
 
-def test_the_login_throttle_forgets_failures_after_a_minute():
+def test_the_login_throttle_forgets_failures_after_a_minute(tmp_path):
     from claudeops_web.throttle import LoginThrottle
 
-    throttle = LoginThrottle()
+    throttle = LoginThrottle(tmp_path / "throttle.db")
     for second in range(5):
-        throttle.failed("10.0.0.7", now=100.0 + second)
+        assert throttle.reserve("10.0.0.7", now=100.0 + second) is not None
+    assert throttle.reserve("10.0.0.7", now=110.0) is None  # the sixth is refused, and not counted
     assert throttle.wait_seconds("10.0.0.7", now=110.0) == 50  # until the first failure is a minute old
     assert throttle.wait_seconds("10.0.0.8", now=110.0) == 0   # per client
     assert throttle.wait_seconds("10.0.0.7", now=160.5) == 0
-    assert throttle.failures == {"10.0.0.7": throttle.failures["10.0.0.7"]} and len(throttle.failures["10.0.0.7"]) == 4
+    assert throttle.reserve("10.0.0.7", now=160.5) is not None  # the first has expired: one more try
+    assert throttle.reserve("10.0.0.7", now=160.6) is None
+
+
+def test_a_right_token_gives_its_attempt_back(tmp_path):
+    from claudeops_web.throttle import LoginThrottle
+
+    throttle = LoginThrottle(tmp_path / "throttle.db")
+    for _ in range(20):
+        attempt = throttle.reserve("10.0.0.7")
+        assert attempt is not None
+        throttle.release(attempt)
+    assert throttle.wait_seconds("10.0.0.7") == 0
+
+
+def test_worker_processes_share_the_count_of_failures(tmp_path):
+    """Two dashboards' throttles over one file (two worker processes of one dashboard): five in all."""
+    import multiprocessing
+
+    from claudeops_web.throttle import LoginThrottle
+
+    path = tmp_path / "throttle.db"
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        answers = pool.starmap(_reserve_in_another_process, [(path, "10.0.0.7")] * 12)
+    assert sum(answer is not None for answer in answers) == 5
+    assert LoginThrottle(path).reserve("10.0.0.7") is None
+
+
+def _reserve_in_another_process(path, client):
+    from claudeops_web.throttle import LoginThrottle
+
+    return LoginThrottle(path).reserve(client)
 
 
 def test_a_non_ascii_token_in_the_login_form_is_a_wrong_token_not_a_500(make_dashboard):

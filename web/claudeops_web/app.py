@@ -7,9 +7,11 @@ Built per call (never at import), so tests create one app per configuration and
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import fcntl
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from litestar import Litestar, Router
@@ -33,15 +35,19 @@ from claudeops_web.openapi import MiddlewareErrorResponses
 from claudeops_web.rendering import handle_http_exception, handle_internal_error, handle_undecodable_body
 from claudeops_web.service_links import service_ref
 from claudeops_web.templating import build_environment
-from claudeops_web.throttle import LoginThrottle
+from claudeops_web.throttle import THROTTLE_FILE, LoginThrottle
 from claudeops_web.webhooks import WebhookAuthMiddleware
 
 API_PATH = "/api/v1"
 SCHEMA_PATH = f"{API_PATH}/schema"
 
 
-def create_app(app: App, *, debug: bool = False) -> Litestar:
-    """The dashboard for a loaded :class:`~claudeops.app.App` whose store is open."""
+def create_app(app: App, *, debug: bool = False, tasks_lock: Path | None = None) -> Litestar:
+    """The dashboard for a loaded :class:`~claudeops.app.App` whose store is open.
+
+    ``tasks_lock``: with several worker processes, the file whose lock the one process running the
+    plugins' background tasks holds (:func:`background_tasks`).
+    """
     settings = app.config.section("web")
     contributions = collect_contributions(app.pm)
     web = WebContext(app.config, settings, contributions, app.markers, app.hook)
@@ -56,7 +62,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
     })
     secret = load_or_create_secret(app.state_dir)
     sessions = auth.LoginSessions(settings.token, secret, settings.port)
-    throttle = LoginThrottle()
+    throttle = LoginThrottle(app.state_dir / THROTTLE_FILE)
     html = Router("/", route_handlers=[auth.login_form, auth.login, auth.logout, *contributions.routes],
                   include_in_schema=False,
                   dependencies={"login_sessions": Provide(lambda: sessions, use_cache=True, sync_to_thread=False),
@@ -76,7 +82,7 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
         before_request=refuse_text_that_is_not_utf8,
         openapi_config=OpenAPIConfig(title="claudeops dashboard API", version=__version__, path=SCHEMA_PATH,
                                      render_plugins=[JsonRenderPlugin(), YamlRenderPlugin()]),
-        lifespan=[partial(background_tasks, web)],
+        lifespan=[partial(background_tasks, web, tasks_lock)],
         debug=debug,
     )
     dashboard.asgi_handler = MalformedHostGuard(dashboard.asgi_handler)
@@ -84,15 +90,40 @@ def create_app(app: App, *, debug: bool = False) -> Litestar:
 
 
 @asynccontextmanager
-async def background_tasks(web: WebContext, app: Litestar) -> AsyncIterator[None]:
-    """Run every plugin's ``tasks`` while the dashboard serves; cancel them when it stops."""
-    running: list[asyncio.Future[None]] = [asyncio.ensure_future(task(web)) for task in web.contributions.tasks]
+async def background_tasks(web: WebContext, tasks_lock: Path | None, app: Litestar) -> AsyncIterator[None]:
+    """Run every plugin's ``tasks`` while the dashboard serves; cancel them when it stops.
+
+    With ``tasks_lock`` (several worker processes) only the process holding that file's lock runs
+    them — an alert queue started twice would start its runs twice; the others wait for the lock
+    and take over when its holder ends.
+    """
+    tasks = web.contributions.tasks
+    running: list[asyncio.Future[None]] = (
+        [asyncio.ensure_future(_when_locked(tasks_lock, [partial(task, web) for task in tasks]))] if tasks_lock
+        else [asyncio.ensure_future(task(web)) for task in tasks])
     try:
         yield
     finally:
         for task in running:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
+
+
+TASKS_LOCK_POLL_SECONDS = 1.0
+"""How often a worker without the tasks lock asks for it again."""
+
+
+async def _when_locked(path: Path, tasks: list[Callable[[], Awaitable[None]]]) -> None:
+    """Hold ``path``'s lock (asking every :data:`TASKS_LOCK_POLL_SECONDS`), then run ``tasks`` until cancelled;
+    the lock goes with the process (the kernel drops it when the file is closed)."""
+    with path.open("a") as handle:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                await asyncio.sleep(TASKS_LOCK_POLL_SECONDS)
+        await asyncio.gather(*(task() for task in tasks))
 
 
 def _exception_handlers() -> dict[Any, Any]:

@@ -114,11 +114,10 @@ class TokenAuthMiddleware:
                 and not is_verified_webhook(scope)):
             headers = Headers.from_scope(scope)
             if "authorization" in headers:
-                client = client_address(scope)
-                self.throttle.refuse_if_throttled(client)
+                attempt = self.throttle.reserve_or_refuse(client_address(scope))
                 if not bearer_matches(headers, token) and not self.sessions.cookie_matches(headers):
-                    self.throttle.failed(client)
                     raise NotAuthorizedException("this dashboard needs its access token (web.token)")
+                self.throttle.release(attempt)
             elif not self.sessions.cookie_matches(headers):
                 raise NotAuthorizedException("this dashboard needs its access token (web.token)")
         await self.app(scope, receive, send)
@@ -150,15 +149,16 @@ def login(request: Request[Any, Any, Any], web: NamedDependency[WebContext],
     """Check the submitted token; on success set the session cookie and go where the user wanted."""
     next_page = safe_next(data.get("next"))
     client = client_address(request.scope)
-    wait = login_throttle.wait_seconds(client)
-    if wait:
+    attempt = login_throttle.reserve(client)
+    if attempt is None:
+        wait = login_throttle.wait_seconds(client)
         return Template("web/login.html", status_code=429, headers={"Retry-After": str(wait)},
                         context={"next_page": next_page, "failed": False, "wait": wait})
     token = web.settings.token
     if not token or not same_text(data.get("token", ""), token):
-        login_throttle.failed(client)
         return Template("web/login.html", status_code=401,
                         context={"next_page": next_page, "failed": True, "wait": 0})
+    login_throttle.release(attempt)
     cookie = Cookie(key=login_sessions.cookie_name, value=login_sessions.issue(), httponly=True, samesite="lax",
                     secure=request.url.scheme == "https", max_age=SESSION_DAYS * 86400, path="/")
     return Redirect(next_page, cookies=[cookie], status_code=303)

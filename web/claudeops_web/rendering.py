@@ -23,10 +23,12 @@ from litestar.exceptions import (
 )
 from litestar.params import ParameterKwarg
 from litestar.plugins.htmx import HTMXRequest
+from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import Redirect, Template
 from litestar.status_codes import HTTP_409_CONFLICT, HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import RouteHandlerType
 from litestar.utils.scope.state import ScopeState
+from markupsafe import Markup
 
 from claudeops import bytes_problem, is_locked, storage_problem
 from claudeops_web.auth import login_location
@@ -62,6 +64,15 @@ def page(request: Request[Any, Any, Any], template: str, fragment: str, context:
     name = fragment if wants_fragment(request) else template
     return Template(template_name=name, context=dict(context), headers={**VARY, **(headers or {})},
                     status_code=status_code)
+
+
+def rendered(request: Request[Any, Any, Any], template: str, context: Mapping[str, Any]) -> Markup:
+    """``template`` rendered with ``context`` (and the environment's globals) as markup: a part of a page
+    kept in :mod:`claudeops_web.data_cache` and put into the page as it is."""
+    engine = request.app.template_engine
+    if not isinstance(engine, JinjaTemplateEngine):
+        raise TypeError("the dashboard renders with Jinja")
+    return Markup(engine.engine.get_template(template).render(context))
 
 
 def changed(event: str, status_code: int = 200) -> Response[str]:

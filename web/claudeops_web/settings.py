@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 from dataclasses import dataclass
 
 from claudeops import setting
@@ -15,6 +16,8 @@ MIN_TOKEN_GUESSES_LOG10 = 12
 login attempts limited to 5 a minute per client, 10^12 guesses take longer than anyone waits,
 and the session cookie cannot be used to test guesses offline (it is signed with a secret of
 the installation). ``secrets.token_urlsafe(32)`` scores 10^43."""
+MAX_WORKERS = 64
+"""More dashboard processes than this is a typo: each holds a Python interpreter and its own connections."""
 MAKE_A_TOKEN = "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
 
 
@@ -36,10 +39,17 @@ class WebSettings:
                                          "--tier, --trigger… (empty: this installation's `claudeops run`)")
     alert_token: str = setting("", "Bearer token alert senders use on POST /api/v1/alerts (empty: web.token; "
                                    "with neither set, every alert is refused)", secret=True)
+    workers: int = setting(0, "Processes serving the dashboard (0: one per CPU core). They share the database, the "
+                              "count of failed logins and the login sessions; one of them runs the background tasks")
     trust_proxy_headers: bool = setting(False, "Take the client's address and scheme from X-Forwarded-For and "
                                                "X-Forwarded-Proto sent from 127.0.0.1 (a reverse proxy on this "
                                                "machine). Off: any local process could send them and reset its "
                                                "count of failed logins")
+
+
+def worker_count(settings: WebSettings) -> int:
+    """How many processes serve the dashboard: ``web.workers``, or one per CPU core this process may use."""
+    return settings.workers or len(os.sched_getaffinity(0))
 
 
 def is_loopback(host: str) -> bool:
@@ -58,6 +68,8 @@ def binding_problem(settings: WebSettings) -> str | None:
         return f"web.port must be between 1 and 65535, not {settings.port}"
     if settings.page_size < 1:
         return f"web.page_size must be at least 1, not {settings.page_size}"
+    if not 0 <= settings.workers <= MAX_WORKERS:
+        return f"web.workers must be between 0 (one per CPU core) and {MAX_WORKERS}, not {settings.workers}"
     if settings.poll_seconds < 1:
         return f"web.poll_seconds must be at least 1, not {settings.poll_seconds}"
     for name, token in (("web.token", settings.token), ("web.alert_token", settings.alert_token)):

@@ -1,15 +1,23 @@
 """Limiting failed token checks per client, so the dashboard's token cannot be guessed.
 
 Every place that checks a token — the login form, an ``Authorization`` header on any path, a
-webhook's bearer token — counts its failures here, in one :class:`LoginThrottle` per dashboard.
+webhook's bearer token — counts its attempts here, in one :class:`LoginThrottle` per dashboard.
 A client is its socket's peer address (:func:`client_address`), never a header it writes.
+
+The count lives in a small SQLite file of the state dir (``web-throttle.db``), so the worker
+processes of one dashboard (``web.workers``) share it: five guesses a minute per client in all,
+not five per process. Each attempt is counted *before* its token is checked, in one write
+transaction (:meth:`LoginThrottle.reserve`), so concurrent guesses sent to several workers at
+once cannot all slip under the limit; a right token takes its attempt back.
 """
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 import time
-from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from litestar.exceptions import TooManyRequestsException
@@ -20,6 +28,9 @@ if TYPE_CHECKING:
 LOGIN_ATTEMPTS = 5
 """Failed token checks a client may make per :data:`LOGIN_WINDOW_SECONDS`; the next is answered 429."""
 LOGIN_WINDOW_SECONDS = 60
+THROTTLE_FILE = "web-throttle.db"
+"""The file in the state dir where every worker process of the dashboard counts failed token checks."""
+BUSY_TIMEOUT_SECONDS = 5.0
 
 
 def client_address(scope: Scope) -> str:
@@ -31,39 +42,85 @@ def client_address(scope: Scope) -> str:
 @dataclass
 class LoginThrottle:
     """At most :data:`LOGIN_ATTEMPTS` failed token checks (logins, bearer tokens, webhook tokens) per client in
-    any :data:`LOGIN_WINDOW_SECONDS`.
+    any :data:`LOGIN_WINDOW_SECONDS`, counted in the SQLite file ``path`` every worker process shares.
 
-    A sliding window kept in memory (one dashboard process). Litestar's rate limiter is not used:
-    it counts successful logins too, keeps a fixed window, and cannot answer ``Retry-After``.
-    While a client is throttled its token is not even checked, so guessing on learns nothing.
+    A sliding window. Litestar's rate limiter is not used: it counts successful logins too, keeps
+    a fixed window per process, and cannot answer ``Retry-After``. While a client is throttled
+    its token is not even checked, so guessing on learns nothing. Times are ``time.monotonic()``,
+    one clock for every process of the machine (setting the wall clock back frees no one); the
+    server empties the file when it starts (:meth:`forget_all`), as a restart always forgot.
     """
 
+    path: Path
     attempts: int = LOGIN_ATTEMPTS
     window_seconds: float = LOGIN_WINDOW_SECONDS
-    failures: dict[str, deque[float]] = field(default_factory=dict)
+    _local: threading.local = field(default_factory=threading.local, repr=False, compare=False)
+
+    def reserve(self, client: str, now: float | None = None) -> int | None:
+        """Count one attempt of ``client`` before its token is checked: the attempt's id, or ``None`` when the
+        client has used up its attempts (nothing is counted then). :meth:`release` it when the token is right."""
+        moment = time.monotonic() if now is None else now
+        with self._transaction() as connection:
+            connection.execute("DELETE FROM failures WHERE at <= ?", (moment - self.window_seconds,))
+            (recent,) = connection.execute("SELECT count(*) FROM failures WHERE client = ?", (client,)).fetchone()
+            if recent >= self.attempts:
+                return None
+            return connection.execute("INSERT INTO failures (client, at) VALUES (?, ?)", (client, moment)).lastrowid
+
+    def release(self, attempt: int) -> None:
+        """The token of ``attempt`` was right: it does not count."""
+        with self._transaction() as connection:
+            connection.execute("DELETE FROM failures WHERE id = ?", (attempt,))
+
+    def reserve_or_refuse(self, client: str) -> int:
+        """:meth:`reserve`, or answer 429 with ``Retry-After`` while ``client`` may not try a token."""
+        attempt = self.reserve(client)
+        if attempt is None:
+            wait = self.wait_seconds(client)
+            raise TooManyRequestsException(f"Too many failed attempts with a wrong token; try again in {wait} s",
+                                           headers={"Retry-After": str(wait)})
+        return attempt
 
     def wait_seconds(self, client: str, now: float | None = None) -> int:
         """How long ``client`` must wait before its next attempt (0: it may try now)."""
         moment = time.monotonic() if now is None else now
-        self._forget_before(moment - self.window_seconds)
-        recent = self.failures.get(client)
-        if recent is None or len(recent) < self.attempts:
+        rows = self._connection().execute(
+            "SELECT at FROM failures WHERE client = ? AND at > ? ORDER BY at DESC LIMIT ?",
+            (client, moment - self.window_seconds, self.attempts)).fetchall()
+        if len(rows) < self.attempts:
             return 0
-        return max(1, int(recent[0] + self.window_seconds - moment + 0.999))
+        oldest_counted = rows[-1][0]
+        return max(1, int(oldest_counted + self.window_seconds - moment + 0.999))
 
-    def failed(self, client: str, now: float | None = None) -> None:
-        self.failures.setdefault(client, deque()).append(time.monotonic() if now is None else now)
+    def forget_all(self) -> None:
+        """Start counting afresh (the dashboard starts)."""
+        with self._transaction() as connection:
+            connection.execute("DELETE FROM failures")
 
-    def refuse_if_throttled(self, client: str) -> None:
-        """Answer 429 with ``Retry-After`` while ``client`` may not try a token; before any check of one."""
-        if wait := self.wait_seconds(client):
-            raise TooManyRequestsException(f"Too many failed attempts with a wrong token; try again in {wait} s",
-                                           headers={"Retry-After": str(wait)})
+    def _connection(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+            connection.execute("PRAGMA journal_mode = wal")
+            connection.execute("CREATE TABLE IF NOT EXISTS failures (id INTEGER PRIMARY KEY, client TEXT NOT NULL, "
+                               "at REAL NOT NULL)")
+            connection.execute("CREATE INDEX IF NOT EXISTS failures_by_client ON failures (client, at)")
+            self._local.connection = connection
+        return connection
 
-    def _forget_before(self, cutoff: float) -> None:
-        for client in list(self.failures):
-            recent = self.failures[client]
-            while recent and recent[0] <= cutoff:
-                recent.popleft()
-            if not recent:
-                del self.failures[client]
+    def _transaction(self) -> _Immediate:
+        return _Immediate(self._connection())
+
+
+class _Immediate:
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on an error): the count and the insert as one step."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.connection.execute("BEGIN IMMEDIATE")
+        return self.connection
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        self.connection.execute("COMMIT" if kind is None else "ROLLBACK")

@@ -45,11 +45,11 @@ class WebhookAuthMiddleware:
             if not self.tokens:
                 raise NotAuthorizedException("alerts are refused: no token is configured (set web.alert_token, and "
                                              "send it as 'Authorization: Bearer <token>')")
-            client = client_address(scope)
-            self.throttle.refuse_if_throttled(client)  # a wrong token counts as a failed login does
+            # a wrong token counts as a failed login does
+            attempt = self.throttle.reserve_or_refuse(client_address(scope))
             headers = Headers.from_scope(scope)  # compared as bytes: a token that is not ASCII is only wrong
             if not any(bearer_matches(headers, token) for token in self.tokens):
-                self.throttle.failed(client)
                 raise NotAuthorizedException("this endpoint needs 'Authorization: Bearer <web.alert_token>'")
+            self.throttle.release(attempt)
             scope[VERIFIED] = True  # type: ignore[literal-required]
         await self.app(scope, receive, send)

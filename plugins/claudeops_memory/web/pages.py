@@ -17,15 +17,24 @@ from claudeops_web import OverviewCard, SessionPanel
 from claudeops_web.context import WebContext
 from claudeops_web.forms import FormData
 from claudeops_web.pagination import Page
-from claudeops_web.rendering import CHANGED_EVENT_HEADER, changed, operator_errors, page, wants_fragment
-from litestar import Response, delete, get, post, put
+from claudeops_web.rendering import (
+    CHANGED_EVENT_HEADER,
+    VARY,
+    changed,
+    operator_errors,
+    page,
+    rendered,
+    wants_fragment,
+)
+from litestar import MediaType, Response, delete, get, post, put
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import FromPath, JSONBody, QueryParameter
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
+from markupsafe import Markup
 
-from claudeops import counted, db, now_timestamp
+from claudeops import cached, counted, db, now_timestamp, time_bucket
 from claudeops_memory import repository
 from claudeops_memory.context import plan_memory_context
 from claudeops_memory.decay import outlook_lines
@@ -38,6 +47,7 @@ from claudeops_memory.session_report import session_report, told_summary
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.web import forms
 
+TABLE = "memories/partials/table.html"
 CHANGED = "memories-changed"
 """The htmx event every write fires; the table listens for it and reloads with its filters."""
 
@@ -81,21 +91,30 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
                   show: Annotated[str | None, QueryParameter()] = None,
                   page_number: Annotated[int, QueryParameter(name="page", ge=1)] = 1,
                   added: Annotated[int | None, QueryParameter()] = None,
-                  deleted: Annotated[int | None, QueryParameter()] = None) -> Template:
+                  deleted: Annotated[int | None, QueryParameter()] = None) -> Template | Response[str]:
     """All memories, filterable by service (``general`` included), category and active state.
 
     ``added`` names a memory just added through the form: its row is highlighted. ``deleted``
     names one just deleted from its own page, for the notice that says so.
     """
     chosen = (forms.service_filter(service), forms.category_filter(category), forms.show_filter(show))
+    fragment = wants_fragment(request)
     with db.connection_context():
-        context = _table_context(web, *chosen, page_number)
-        if not wants_fragment(request):
-            context["services"] = repository.list_services()
-    context["default_confidence"] = _settings(web).default_confidence
-    context["added"] = added
-    context["deleted"] = deleted
-    return page(request, "memories/page.html", "memories/partials/table.html", context)
+        context, table = cached(("memories-table", *chosen, page_number, added, time_bucket(web.settings.poll_seconds)),
+                                lambda: _rendered_table(request, web, *chosen, page_number, added), owner=web)
+        if fragment:
+            return Response(str(table), media_type=MediaType.HTML, headers=VARY)
+        services = cached("memory-services", repository.list_services)
+    return page(request, "memories/page.html", TABLE, {
+        **context, "table_html": table, "services": services, "deleted": deleted,
+        "default_confidence": _settings(web).default_confidence})
+
+
+def _rendered_table(request: HTMXRequest, web: WebContext, service: str | None, category: str | None, show: str,
+                    page_number: int, added: int | None) -> tuple[dict[str, Any], Markup]:
+    """The table's context and its HTML: what the page and its poll show, the costly part of both (cached)."""
+    context = {**_table_context(web, service, category, show, page_number), "added": added}
+    return context, rendered(request, TABLE, context)
 
 
 @post("/memories", sync_to_thread=True, status_code=201)
