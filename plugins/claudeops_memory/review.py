@@ -36,7 +36,7 @@ duplicate pair offers merge and keep both; a sync conflict take theirs, keep our
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import combinations, groupby
+from itertools import groupby
 
 from claudeops import cached, db, is_row_id, now_timestamp, portable_sql
 from claudeops_memory import history, sync_conflicts, undo, upsert_store
@@ -115,11 +115,13 @@ def _kept_pairs() -> set[frozenset[int]]:
 def duplicate_pairs(threshold: int) -> list[tuple[MemoryRecord, MemoryRecord, int]]:
     """Active memories of one service and category whose texts are ``threshold`` or more alike, by group.
 
-    Each pair is (the more trusted, the other, similarity). rapidfuzz is imported here, when a
-    review is asked for, not at every session start.
+    Each pair is (the more trusted, the other, similarity): rapidfuzz's ``token_sort_ratio``, computed
+    as ``ratio`` of texts whose words were sorted once each (what ``token_sort_ratio`` does for every
+    pair), each text against the rest of its group in one ``extract_iter`` call - seconds become a
+    fraction of one at 100,000 memories. rapidfuzz is imported here, when a review is asked for, not
+    at every session start.
     """
-    from rapidfuzz import fuzz
-    from rapidfuzz.utils import default_process
+    from rapidfuzz import fuzz, process
 
     rows = db.execute_sql(f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories WHERE active = 1 "
                           "ORDER BY service, category, confidence DESC, id DESC").fetchall()
@@ -127,12 +129,23 @@ def duplicate_pairs(threshold: int) -> list[tuple[MemoryRecord, MemoryRecord, in
     pairs = []
     for _, group in groupby((MemoryRecord.from_row(row) for row in rows), key=lambda memory: (memory.service,
                                                                                                memory.category)):
-        members = [(memory, default_process(memory.observation)) for memory in list(group)[:GROUP_LIMIT]]
-        for (first, first_text), (second, second_text) in combinations(members, 2):
-            score = fuzz.token_sort_ratio(first_text, second_text, score_cutoff=threshold)
-            if score and frozenset((first.id, second.id)) not in kept:
-                pairs.append((first, second, round(score)))
+        members = list(group)[:GROUP_LIMIT]
+        texts = [sorted_words(memory.observation) for memory in members]
+        for index, first in enumerate(members):
+            for _, score, offset in process.extract_iter(texts[index], texts[index + 1:], scorer=fuzz.ratio,
+                                                         processor=None, score_cutoff=threshold):
+                second = members[index + 1 + offset]
+                if frozenset((first.id, second.id)) not in kept:
+                    pairs.append((first, second, round(score)))
     return pairs
+
+
+def sorted_words(text: str) -> str:
+    """The text as ``token_sort_ratio`` compares it: rapidfuzz's default processing (lower case, no
+    punctuation), then its words in order."""
+    from rapidfuzz.utils import default_process
+
+    return " ".join(sorted(default_process(text).split()))
 
 
 def review_items(settings: MemorySettings) -> list[ReviewItem]:

@@ -111,6 +111,24 @@ def test_likely_duplicates_are_offered_and_a_negation_is_not(memory_app: LoadedA
     assert review.review_items(memory_app.settings) == [] and review.review_count(memory_app.settings) == 0
 
 
+def test_duplicate_scores_are_token_sort_ratio_of_every_pair() -> None:
+    """The words of each text are sorted once, not per pair: every score over the labelled relation
+    texts (punctuation, case, reordered words, numbers) is rapidfuzz's own ``token_sort_ratio``."""
+    import json
+    from itertools import combinations
+    from pathlib import Path
+
+    from rapidfuzz import fuzz
+    from rapidfuzz.utils import default_process
+
+    data = Path(__file__).resolve().parents[1] / "data" / "memory-relations-blind3.jsonl"
+    pairs = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
+    texts = [text for pair in pairs[:60] for text in (pair["existing"], pair["new"])] + ["", "  ", "a  b\tc"]
+    for first, second in combinations(texts, 2):
+        expected = fuzz.token_sort_ratio(default_process(first), default_process(second))
+        assert fuzz.ratio(review.sorted_words(first), review.sorted_words(second)) == expected, (first, second)
+
+
 def test_merge_keeps_one_text_and_the_higher_confidence_and_deactivates_the_other(memory_app: LoadedApp) -> None:
     keep = memory_app.remember("Takes 60s to start after restart", service="jellyfin", confidence=0.6)
     other = memory_app.remember("Takes 60 s to start after a restart, then serves", service="jellyfin",
