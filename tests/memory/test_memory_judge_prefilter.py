@@ -45,11 +45,11 @@ def _pairs(path: Path) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def without_prefilter() -> Iterator[None]:
-    judge.frames.PREFILTER = False
+    judge.prefilter.ENABLED = False
     try:
         yield
     finally:
-        judge.frames.PREFILTER = True
+        judge.prefilter.ENABLED = True
 
 
 def _answers(pairs: list[tuple[str, str, str | None]]) -> list[tuple[str, float, str]]:
@@ -93,6 +93,6 @@ def test_the_prefilter_settles_pairs_with_no_common_frame_without_aligning(monke
 
 def test_the_bench_scores_the_same_blocks_without_the_prefilter(without_prefilter: None) -> None:
     without_it = [score.relations for score in bench.score_blocks(judge, judge.DEFAULT_MIN_CERTAINTY)]
-    judge.frames.PREFILTER = True
+    judge.prefilter.ENABLED = True
     with_it = [score.relations for score in bench.score_blocks(judge, judge.DEFAULT_MIN_CERTAINTY)]
     assert with_it == without_it
