@@ -55,6 +55,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from claudeops import db
 from claudeops_memory import flags, history, upsert_store
@@ -124,9 +125,16 @@ class Judged:
     unsure: bool = False
 
 
+@lru_cache(maxsize=8192)
+def _plain(text: str) -> str:
+    """``text`` ignoring case and spacing; cached because a group's memories are compared with every
+    observation recorded in the process (a pure function of the text: never stale)."""
+    return " ".join(text.casefold().split())
+
+
 def same_text(first: str, second: str) -> bool:
     """Exactly the same observation, ignoring case and spacing: no judge needed."""
-    return " ".join(first.casefold().split()) == " ".join(second.casefold().split())
+    return _plain(first) == _plain(second)
 
 
 def judge_candidates(judge: Judge, observation: Observation, candidates: list[MemoryRecord],
@@ -137,18 +145,26 @@ def judge_candidates(judge: Judge, observation: Observation, candidates: list[Me
     ``contradict`` the judge is unsure of is acted on as distinct and marked ``unsure`` (its
     decision is kept, for the history and the review queue).
     """
+    plain = _plain(observation.text)
     judged = {candidate.id: Judged("reinforce", EXACT_REPEAT) for candidate in candidates
-              if same_text(candidate.observation, observation.text)}
+              if _plain(candidate.observation) == plain}
     others = [candidate for candidate in candidates if candidate.id not in judged]
     if not others:
         return judged
     verdicts = judge(observation.text, [candidate.observation for candidate in others], observation.service,
                      observation.category)
     for candidate, verdict in zip(others, verdicts, strict=True):
-        decision = Decision(f"{verdict.judge} judge", verdict.certainty, verdict.reason or None)
-        relation = acted_relation(verdict, min_certainty)
-        judged[candidate.id] = Judged(relation, decision, unsure=relation != verdict.relation)
+        judged[candidate.id] = _acted_on(verdict, min_certainty)
     return judged
+
+
+@lru_cache(maxsize=4096)
+def _acted_on(verdict: JudgeVerdict, min_certainty: float) -> Judged:
+    """What the store does with a verdict, and the decision its history entry records.  Cached: most
+    candidates of a large group get one of a few identical verdicts ("different facts", n % shared)."""
+    decision = Decision(f"{verdict.judge} judge", verdict.certainty, verdict.reason or None)
+    relation = acted_relation(verdict, min_certainty)
+    return Judged(relation, decision, unsure=relation != verdict.relation)
 
 
 def record_observation(judge: Judge, observation: Observation, settings: MemorySettings,

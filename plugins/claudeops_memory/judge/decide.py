@@ -148,6 +148,12 @@ def judge_pair(existing: str, new: str, service: str | None = None) -> Judgement
         unmatched = "; amounts that do not line up" if values.amounts_unmatched else ""
         return Judgement("reinforce", reinforce_certainty(overlap, values.amounts_unmatched),
                          f"the same fact reworded ({_percent(overlap)}{unmatched})")
+    return different_facts(overlap)
+
+
+def different_facts(overlap: float) -> Judgement:
+    """The last rule: nothing found but an overlap too small for one fact (``group`` settles far-apart
+    pairs with it directly)."""
     return Judgement("distinct", distinct_certainty(overlap), f"different facts ({_percent(overlap)})")
 
 
