@@ -95,6 +95,8 @@ def reading(text: str, ignored: frozenset[str]) -> Reading:
 def _spelled_apart(one: Reading, two: Reading, shared: frozenset[str]) -> bool:
     """Whether no term one text has alone may be a spelling of a term of the other (``prefilter``)."""
     generation = spellings.generation
+    if prefilter.close_to_any(one.topic, generation).isdisjoint(two.topic):
+        return True  # no term of either text is close to one of the other
     alike = prefilter.spelled_alike(one.topic, generation)
     if alike and not prefilter.unspelled(alike - shared, two.topic):
         return False

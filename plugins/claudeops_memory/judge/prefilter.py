@@ -60,6 +60,14 @@ def spelled_alike(terms: frozenset[str], generation: int) -> frozenset[str]:
     return frozenset(term for term in terms if close_spellings(term))
 
 
+@lru_cache(maxsize=CACHE_SIZE)
+def close_to_any(terms: frozenset[str], generation: int) -> frozenset[str]:
+    """Every known term that may be a spelling of one of an indexed set's terms, as of
+    ``spellings.generation`` (the index links both ways: a term of another text is close to one of
+    these exactly when it is in here)."""
+    return frozenset(close for term in terms for close in close_spellings_of(term))
+
+
 def unspelled(own_only: AbstractSet[str], others: AbstractSet[str]) -> bool:
     """Whether no term of ``own_only`` may be a spelling of one of ``others`` (all of them indexed)."""
     for term in own_only:
