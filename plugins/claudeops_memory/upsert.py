@@ -113,7 +113,7 @@ class UpsertResult:
     memory: MemoryRecord
     contradicted: tuple[MemoryRecord, ...] = field(default=())
     replaced: MemoryRecord | None = None
-    unsure_of: MemoryRecord | None = None
+    unsure_of: upsert_store.Candidate | None = None
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ def same_text(first: str, second: str) -> bool:
     return _plain(first) == _plain(second)
 
 
-def judge_candidates(judge: Judge, observation: Observation, candidates: list[MemoryRecord],
+def judge_candidates(judge: Judge, observation: Observation, candidates: list[upsert_store.Candidate],
                      min_certainty: float) -> dict[int, Judged]:
     """How ``observation`` relates to each candidate: an exact repeat, or the judges' verdict.
 
@@ -187,7 +187,9 @@ def record_observation(judge: Judge, observation: Observation, settings: MemoryS
         judged |= judge_candidates(judge, observation, newcomers, settings.judge_min_certainty)
         target = next((candidate for candidate in candidates if judged[candidate.id].relation == "reinforce"), None)
         if target is not None and target.id in touched_this_session:
-            return UpsertResult("repeated", target)
+            repeated = upsert_store.get(target.id)
+            if repeated is not None:  # else it vanished meanwhile: the write below finds nothing to reinforce
+                return UpsertResult("repeated", repeated)
         with db.atomic():
             upsert_store.lock_group(observation.service, observation.category)
             appeared = set(upsert_store.active_ids(observation.service, observation.category)) - judged.keys()
@@ -200,8 +202,8 @@ def record_observation(judge: Judge, observation: Observation, settings: MemoryS
             return _write_judged(observation, settings, candidates, judged, target)
 
 
-def _write_judged(observation: Observation, settings: MemorySettings, candidates: list[MemoryRecord],
-                  judged: dict[int, Judged], target: MemoryRecord | None) -> UpsertResult:
+def _write_judged(observation: Observation, settings: MemorySettings, candidates: list[upsert_store.Candidate],
+                  judged: dict[int, Judged], target: upsert_store.Candidate | None) -> UpsertResult:
     """The writes of a judged observation (inside the caller's transaction), each with its history entry.
 
     A new memory stored because the judge was unsure about a candidate is flagged for review,
@@ -246,7 +248,7 @@ def _quoted(text: str) -> str:
     return repr(text if len(text) <= QUOTED_CHARS else text[:QUOTED_CHARS - 1] + "…")
 
 
-def _new_fact(candidates: list[MemoryRecord], judged: dict[int, Judged]) -> Decision:
+def _new_fact(candidates: list[upsert_store.Candidate], judged: dict[int, Judged]) -> Decision:
     """Why an observation became a new memory beside its group: the judges' verdicts on each candidate.
 
     Without candidates nothing was decided (:data:`history.NO_DECISION`); with them, the entry
