@@ -90,7 +90,12 @@ def judge_offline_group(new: str, existing: list[str], service: str | None) -> l
     """The offline judge about a whole group at once (far-apart pairs settled cheaply, ``judge.group``)."""
     from claudeops_memory.judge import judge_group  # rapidfuzz is only imported when a marker arrives
 
-    return [_offline_verdict(judgement) for judgement in judge_group(new, existing, service)]
+    judgements = judge_group(new, existing, service)
+    verdicts: dict[int, JudgeVerdict] = {}  # by judgement object (alive in ``judgements``): many pairs share one
+    for judgement in judgements:
+        if id(judgement) not in verdicts:
+            verdicts[id(judgement)] = _offline_verdict(judgement)
+    return [verdicts[id(judgement)] for judgement in judgements]
 
 
 @lru_cache(maxsize=4096)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from claudeops import Session
-from claudeops_memory.verdict import JudgeVerdict, as_verdict
+from claudeops_memory.verdict import JudgeVerdict, as_verdict, valid
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +123,8 @@ class Judges:
                 if answer is None:
                     still.append(index)
                 else:
-                    verdicts[index] = _read(answer, impl.plugin_name, "judge_memory_relation") or JudgeVerdict(
+                    verdicts[index] = answer if type(answer) is JudgeVerdict and valid(answer) else _read(
+                        answer, impl.plugin_name, "judge_memory_relation") or JudgeVerdict(
                         "distinct", 1.0, f"unreadable answer {answer!r}", impl.plugin_name)
             pending = still
         return [verdict or NO_ANSWER for verdict in verdicts]

@@ -153,8 +153,12 @@ def judge_candidates(judge: Judge, observation: Observation, candidates: list[up
         return judged
     verdicts = judge(observation.text, [candidate.observation for candidate in others], observation.service,
                      observation.category)
+    acted: dict[int, Judged] = {}  # by verdict object (alive in ``verdicts``): many candidates share one
     for candidate, verdict in zip(others, verdicts, strict=True):
-        judged[candidate.id] = _acted_on(verdict, min_certainty)
+        found = acted.get(id(verdict))
+        if found is None:
+            found = acted[id(verdict)] = _acted_on(verdict, min_certainty)
+        judged[candidate.id] = found
     return judged
 
 

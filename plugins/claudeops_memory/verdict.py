@@ -32,7 +32,7 @@ def as_verdict(value: str | JudgeVerdict | None, judge: str) -> JudgeVerdict | N
     """
     if value is None:
         return None
-    if type(value) is JudgeVerdict and _valid(value):
+    if type(value) is JudgeVerdict and valid(value):
         return value  # already read (the offline judge's own answers): nothing to convert
     record = not isinstance(value, str)
     relation: object = getattr(value, "relation", None) if record else value
@@ -47,7 +47,7 @@ def as_verdict(value: str | JudgeVerdict | None, judge: str) -> JudgeVerdict | N
                         str(getattr(value, "judge", "") or judge))
 
 
-def _valid(verdict: JudgeVerdict) -> bool:
+def valid(verdict: JudgeVerdict) -> bool:
     """Whether a verdict record holds a relation, a certainty from 0 to 1 and a judge's name."""
     certainty = verdict.certainty
     return (verdict.relation in RELATIONS and type(certainty) is float and 0.0 <= certainty <= 1.0

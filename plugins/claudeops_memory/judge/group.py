@@ -92,11 +92,12 @@ def reading(text: str, ignored: frozenset[str]) -> Reading:
                    bool(found.quantities), prefilter.sequence_facts(found.sequence), prefilter.indexed(topic))
 
 
-def _spelled_apart(one: Reading, two: Reading, shared: frozenset[str]) -> bool:
-    """Whether no term one text has alone may be a spelling of a term of the other (``prefilter``)."""
+def _spelled_apart(one: Reading, two: Reading, shared: frozenset[str], near_one: frozenset[str]) -> bool:
+    """Whether no term one text has alone may be a spelling of a term of the other (``prefilter``);
+    ``near_one`` is every known term close to one of ``one``'s (``prefilter.close_to_any``)."""
+    if near_one.isdisjoint(two.topic):
+        return True  # the index links both ways: no term of either text is close to one of the other
     generation = spellings.generation
-    if prefilter.close_to_any(one.topic, generation).isdisjoint(two.topic):
-        return True  # no term of either text is close to one of the other
     alike = prefilter.spelled_alike(one.topic, generation)
     if alike and not prefilter.unspelled(alike - shared, two.topic):
         return False
@@ -104,7 +105,7 @@ def _spelled_apart(one: Reading, two: Reading, shared: frozenset[str]) -> bool:
     return not alike or prefilter.unspelled(alike - shared, one.topic)
 
 
-def _settled(new_text: str, new: Reading, text: str, other: Reading) -> Judgement | None:
+def _settled(new_text: str, new: Reading, near_new: frozenset[str], text: str, other: Reading) -> Judgement | None:
     """``judge_pair(text, new_text)`` when the pair is provably "different facts", else ``None``."""
     if not (new.indexed and other.indexed) or new.words == other.words:
         return None
@@ -115,7 +116,8 @@ def _settled(new_text: str, new: Reading, text: str, other: Reading) -> Judgemen
     total = new.weight + other.weight
     overlap = 2 * total_weight(shared) / total if total else 0.0
     bound = SETTLED_BELOW if new.amounts and other.amounts else SETTLED_BELOW_WITHOUT_AMOUNTS
-    if overlap >= bound or opposite_events(new.events, other.events) or not _spelled_apart(new, other, shared):
+    if (overlap >= bound or (other.events and opposite_events(new.events, other.events))
+            or not _spelled_apart(new, other, shared, near_new)):
         return None
     first, second = (other, new) if text < new_text else (new, other)  # judge_pair's order
     if not prefilter.facts_cannot_swap(first.sequence, second.sequence, MIN_FRAME_WEIGHT, MAX_SPAN):
@@ -129,4 +131,13 @@ def judge_group(new: str, existing: list[str], service: str | None = None) -> li
         return [judge_pair(text, new, service) for text in existing]
     ignored = service_terms(service)
     mine = reading(new, ignored)
-    return [_settled(new, mine, text, reading(text, ignored)) or judge_pair(text, new, service) for text in existing]
+    found: list[Judgement] = []
+    generation = -1
+    near_mine: frozenset[str] = frozenset()
+    for text in existing:
+        other = reading(text, ignored)  # may index new terms: read the generation after it
+        if generation != spellings.generation:
+            generation = spellings.generation
+            near_mine = prefilter.close_to_any(mine.topic, generation) if mine.indexed else frozenset()
+        found.append(_settled(new, mine, near_mine, text, other) or judge_pair(text, new, service))
+    return found

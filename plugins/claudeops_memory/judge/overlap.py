@@ -58,7 +58,8 @@ def soft_match_among(term: str, candidates: tuple[str, ...], within: Container[s
 
 def similarity(first: Features, second: Features) -> float:
     """Weighted Dice overlap of the two topic term sets, with fuzzy matches counted partially."""
-    if prefilter.ENABLED:
+    narrowed = prefilter.ENABLED and prefilter.both_indexed(first, second)
+    if narrowed:
         exact = prefilter.overlap_without_spellings(first, second)
         if exact is not None:
             return exact
@@ -73,7 +74,8 @@ def similarity(first: Features, second: Features) -> float:
         if term in unmatched:
             shared += term_weight + unmatched.pop(term)
             continue
-        partner = soft_match_among(term, spellings, unmatched)
+        near = prefilter.close_candidates(term, spellings) if narrowed else spellings
+        partner = soft_match_among(term, near, unmatched)
         if partner is not None:
             shared += FUZZY_WEIGHT * (term_weight + unmatched.pop(partner))
     return shared / total

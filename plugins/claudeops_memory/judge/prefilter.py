@@ -77,16 +77,28 @@ def unspelled(own_only: AbstractSet[str], others: AbstractSet[str]) -> bool:
     return True
 
 
+def both_indexed(first: Features, second: Features) -> bool:
+    """Whether the spelling index knows every topic term of both texts (the short cuts below need it)."""
+    return (indexed(frozenset(first.asserted)) and indexed(frozenset(first.negated))
+            and indexed(frozenset(second.asserted)) and indexed(frozenset(second.negated)))
+
+
+def close_candidates(term: str, candidates: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``candidates`` (in their order) ``term`` may be a spelling of: the only ones
+    ``overlap.soft_match_among`` can pick (any other scores under its threshold and is no prefix),
+    so it picks the same one among these.  Every term involved must be indexed."""
+    close = close_spellings_of(term)
+    return tuple(candidate for candidate in candidates if candidate in close) if close else ()
+
+
 def overlap_without_spellings(first: Features, second: Features) -> float | None:
     """``overlap.similarity(first, second)`` when its fuzzy pass cannot pair anything, else ``None``.
 
     The fuzzy pass only looks at terms of ``first`` with no exact partner left; a term both texts
     have finds its own partner first unless a fuzzy match took it, so when no term of ``first``
     alone may be a spelling of any term of ``second``, every shared term is paired exactly, and the
-    overlap is twice the shared weight over the total (``concepts.total_weight``: exact sums)."""
-    if not (indexed(frozenset(first.asserted)) and indexed(frozenset(first.negated))
-            and indexed(frozenset(second.asserted)) and indexed(frozenset(second.negated))):
-        return None
+    overlap is twice the shared weight over the total (``concepts.total_weight``: exact sums).
+    Every topic term must be indexed (:func:`both_indexed`)."""
     left = first.asserted | first.negated
     right = second.asserted | second.negated
     if not unspelled(left - right, right):
