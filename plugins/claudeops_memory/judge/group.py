@@ -12,7 +12,8 @@ only when it can *prove* what :func:`~.decide.judge_pair` would answer.  That is
 * their topical overlap is exact without a fuzzy pass (``prefilter``: no term one text has alone
   may be a spelling of a term of the other) and below :data:`SETTLED_BELOW`, the lowest overlap at
   which any rule of ``judge_pair`` other than the last can fire (a polarity conflict, a value
-  conflict, any reinforcement), so neither their polarity nor their amounts are read;
+  conflict, any reinforcement) — or, when one text has no amount (no value conflict, no anchored
+  match), below the lowest reinforcement threshold left and without a polarity conflict;
 * they do not name opposite events (``concepts.opposite_events`` on their event words), and
 * ``prefilter.cannot_swap`` proves there is no substitution to find.
 
@@ -31,9 +32,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from . import prefilter, spellings
-from .analyse import features
+from .analyse import Features, features
 from .concepts import EVENT_CONCEPTS, opposite_events, total_weight
-from .conflicts import prefix_negations
+from .conflicts import polarity_conflict, prefix_negations
 from .decide import (
     POLARITY_CONFLICT_FROM,
     REINFORCE_FROM,
@@ -53,8 +54,10 @@ SETTLED_BELOW = min(POLARITY_CONFLICT_FROM, VALUE_CONFLICT_FROM, REINFORCE_FROM,
                     REINFORCE_WITH_ANCHORED_QUANTITY_FROM, REINFORCE_WITH_UNMATCHED_AMOUNTS_FROM)
 """Below this overlap only ``judge_pair``'s opposite-event and substitution rules can fire before its
 last one, and both are checked here."""
-SETTLED_BELOW_WITHOUT_AMOUNTS = min(POLARITY_CONFLICT_FROM, REINFORCE_FROM, REINFORCE_WITH_UNMATCHED_AMOUNTS_FROM)
-"""The same when one text has no amount at all: then no value can conflict or anchor a match."""
+SETTLED_BELOW_WITHOUT_AMOUNTS = min(REINFORCE_FROM, REINFORCE_WITH_UNMATCHED_AMOUNTS_FROM)
+"""The same when one text has no amount at all (then no value can conflict or anchor a match) and
+their polarity does not conflict (``conflicts.polarity_conflict``, read from
+:data:`~.decide.POLARITY_CONFLICT_FROM` up, as ``judge_pair`` reads it)."""
 
 _different_facts = lru_cache(maxsize=1024)(different_facts)
 """Judgements are immutable, and far-apart pairs share a few overlaps: one object per overlap."""
@@ -79,6 +82,8 @@ class Reading:
     amounts: bool
     sequence: prefilter.Sequence
     indexed: bool
+    features: Features
+    """Its features without the service's terms, for the polarity of a closer pair."""
 
 
 @lru_cache(maxsize=READINGS)
@@ -89,7 +94,7 @@ def reading(text: str, ignored: frozenset[str]) -> Reading:
     negations = prefix_negations(frozenset(found.asserted))
     return Reading(tuple(normalise(text).split()), topic, total_weight(topic), negations,
                    frozenset(base for _, base in negations), found.asserted & EVENT_CONCEPTS,
-                   bool(found.quantities), prefilter.sequence_facts(found.sequence), prefilter.indexed(topic))
+                   bool(found.quantities), prefilter.sequence_facts(found.sequence), prefilter.indexed(topic), found)
 
 
 def _spelled_apart(one: Reading, two: Reading, shared: frozenset[str], near_one: frozenset[str]) -> bool:
@@ -120,6 +125,8 @@ def _settled(new_text: str, new: Reading, near_new: frozenset[str], text: str, o
             or not _spelled_apart(new, other, shared, near_new)):
         return None
     first, second = (other, new) if text < new_text else (new, other)  # judge_pair's order
+    if overlap >= POLARITY_CONFLICT_FROM and polarity_conflict(first.features, second.features) is not None:
+        return None
     if not prefilter.facts_cannot_swap(first.sequence, second.sequence, MIN_FRAME_WEIGHT, MAX_SPAN):
         return None
     return _different_facts(overlap)
