@@ -238,9 +238,9 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="list every pair judged wrong")
     parser.add_argument("--no-timing", action="store_true", help="skip the decision-time measurement")
     parser.add_argument("--no-prefilter", action="store_true",
-                        help="judge without the frame pre-filter (frames.PREFILTER): every answer must be the same")
+                        help="judge without the pre-filter (judge.prefilter.ENABLED): every answer must be the same")
     args = parser.parse_args()
-    judge.frames.PREFILTER = not args.no_prefilter
+    judge.prefilter.ENABLED = not args.no_prefilter
 
     scores = score_blocks(judge, args.min_certainty)
     print(f"store acts on calls with certainty >= {args.min_certainty:g}\n\n== tuned blocks (and the dev set)\n")

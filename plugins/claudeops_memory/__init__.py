@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import click
 
 from claudeops import Config, DoctorCheck, Session, SessionDetail, counted, hookimpl
 from claudeops_memory.context import memory_section
+from claudeops_memory.judging import answers_in_groups
 from claudeops_memory.ledger import record_injection
 from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
@@ -78,14 +80,31 @@ def judge_memory_relations(new: str, existing: list[str], service: str | None, c
     return ask_claude(session, new, existing, service, category)
 
 
+def judge_offline_group(new: str, existing: list[str], service: str | None) -> list[JudgeVerdict]:
+    """The offline judge about a whole group at once (far-apart pairs settled cheaply, ``judge.group``)."""
+    from claudeops_memory.judge import judge_group  # rapidfuzz is only imported when a marker arrives
+
+    judgements = judge_group(new, existing, service)
+    verdicts: dict[int, JudgeVerdict] = {}  # by judgement object (alive in ``judgements``): many pairs share one
+    for judgement in judgements:
+        if id(judgement) not in verdicts:
+            verdicts[id(judgement)] = _offline_verdict(judgement)
+    return [verdicts[id(judgement)] for judgement in judgements]
+
+
+@lru_cache(maxsize=4096)
+def _offline_verdict(judgement: Any) -> JudgeVerdict:
+    """A judgement of the offline judge as a verdict (shared: many pairs get the same judgement)."""
+    return JudgeVerdict(judgement.relation, judgement.certainty, judgement.reason, "offline")
+
+
 @hookimpl(trylast=True)
+@answers_in_groups(judge_offline_group)
 def judge_memory_relation(existing: str, new: str, service: str | None) -> JudgeVerdict:
     """The offline judge; any other plugin's answer comes first.  It is given the service because
     naming it ("redis snapshots ...") says nothing about which fact a memory states."""
-    from claudeops_memory.judge import judge_pair  # rapidfuzz is only imported when a marker arrives
-
-    judgement = judge_pair(existing, new, service)
-    return JudgeVerdict(judgement.relation, judgement.certainty, judgement.reason, "offline")
+    [verdict] = judge_offline_group(new, [existing], service)
+    return verdict
 
 
 @hookimpl

@@ -10,22 +10,43 @@ a pair no judge answers.
 
 The hooks are called one implementation at a time, in pluggy's order, rather than through
 pluggy's ``firstresult`` call, only to know *which* plugin answered: the memory's history and the
-review queue say who decided.
+review queue say who decided.  For the pairs the batch hook left open, each
+``judge_memory_relation`` implementation is asked about all of them before the next one is asked
+about those it left (the same first answer per pair as asking pair by pair, since a judge's answer
+about one pair does not depend on the others); an implementation registered with
+:func:`answers_in_groups` answers them all in one call (the offline judge settles far-apart pairs
+of one group cheaply, see ``judge.group``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from claudeops import Session
-from claudeops_memory.verdict import JudgeVerdict, as_verdict
+from claudeops_memory.verdict import JudgeVerdict, as_verdict, valid
 
 log = logging.getLogger(__name__)
 
 NO_ANSWER = JudgeVerdict("distinct", 1.0, "no judge answered", "none")
+
+GroupJudge = Callable[[str, list[str], "str | None"], list[Any]]
+"""``judge(new, existing_texts, service)``: one ``judge_memory_relation`` answer per text, in order."""
+_GROUP_FORMS: dict[Callable[..., Any], GroupJudge] = {}
+
+PairHook = TypeVar("PairHook", bound=Callable[..., Any])
+
+
+def answers_in_groups(group_form: GroupJudge) -> Callable[[PairHook], PairHook]:
+    """Register ``group_form`` as the way to ask the decorated ``judge_memory_relation``
+    implementation about many texts at once; it must answer exactly what the implementation would
+    answer about each pair."""
+    def register(implementation: PairHook) -> PairHook:
+        _GROUP_FORMS[implementation] = group_form
+        return implementation
+    return register
 
 
 def acted_relation(verdict: JudgeVerdict, min_certainty: float) -> str:
@@ -64,8 +85,12 @@ class Judges:
         if not existing:
             return []
         answers = self._batch(new, existing, service, category)
-        return [answer or self._pair(text, new, service, category)
-                for text, answer in zip(existing, answers, strict=True)]
+        open_pairs = [index for index, answer in enumerate(answers) if answer is None]
+        if open_pairs:
+            for index, verdict in zip(open_pairs, self._pairs(new, [existing[index] for index in open_pairs],
+                                                              service, category), strict=True):
+                answers[index] = verdict
+        return [answer or NO_ANSWER for answer in answers]
 
     def _batch(self, new: str, existing: list[str], service: str | None, category: str) -> list[JudgeVerdict | None]:
         answers, plugin = _first_answer(self.hook.judge_memory_relations, new=new, existing=existing, service=service,
@@ -78,10 +103,28 @@ class Judges:
             return [None] * len(existing)
         return [None if answer is None else _read(answer, plugin, "judge_memory_relations") for answer in answers]
 
-    def _pair(self, existing: str, new: str, service: str | None, category: str) -> JudgeVerdict:
-        answer, plugin = _first_answer(self.hook.judge_memory_relation, existing=existing, new=new, service=service,
-                                       category=category)
-        if answer is None:
-            return NO_ANSWER
-        verdict = _read(answer, plugin, "judge_memory_relation")
-        return verdict or JudgeVerdict("distinct", 1.0, f"unreadable answer {answer!r}", plugin)
+    def _pairs(self, new: str, texts: list[str], service: str | None, category: str) -> list[JudgeVerdict]:
+        """Each ``judge_memory_relation`` implementation in pluggy's order, asked about the pairs no
+        earlier one answered (all at once when it has a group form)."""
+        verdicts: list[JudgeVerdict | None] = [None] * len(texts)
+        pending = list(range(len(texts)))
+        for impl in reversed(self.hook.judge_memory_relation.get_hookimpls()):
+            if not pending:
+                break
+            asked = [texts[index] for index in pending]
+            group_form = _GROUP_FORMS.get(impl.function)
+            if group_form is not None:
+                answers = group_form(new, asked, service)
+            else:
+                answers = [impl.function(*({"existing": text, "new": new, "service": service,
+                                            "category": category}[name] for name in impl.argnames)) for text in asked]
+            still = []
+            for index, answer in zip(pending, answers, strict=True):
+                if answer is None:
+                    still.append(index)
+                else:
+                    verdicts[index] = answer if type(answer) is JudgeVerdict and valid(answer) else _read(
+                        answer, impl.plugin_name, "judge_memory_relation") or JudgeVerdict(
+                        "distinct", 1.0, f"unreadable answer {answer!r}", impl.plugin_name)
+            pending = still
+        return [verdict or NO_ANSWER for verdict in verdicts]

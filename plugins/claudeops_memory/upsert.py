@@ -55,6 +55,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from claudeops import db
 from claudeops_memory import flags, history, upsert_store
@@ -112,7 +113,7 @@ class UpsertResult:
     memory: MemoryRecord
     contradicted: tuple[MemoryRecord, ...] = field(default=())
     replaced: MemoryRecord | None = None
-    unsure_of: MemoryRecord | None = None
+    unsure_of: upsert_store.Candidate | None = None
 
 
 @dataclass(frozen=True)
@@ -124,12 +125,19 @@ class Judged:
     unsure: bool = False
 
 
+@lru_cache(maxsize=8192)
+def _plain(text: str) -> str:
+    """``text`` ignoring case and spacing; cached because a group's memories are compared with every
+    observation recorded in the process (a pure function of the text: never stale)."""
+    return " ".join(text.casefold().split())
+
+
 def same_text(first: str, second: str) -> bool:
     """Exactly the same observation, ignoring case and spacing: no judge needed."""
-    return " ".join(first.casefold().split()) == " ".join(second.casefold().split())
+    return _plain(first) == _plain(second)
 
 
-def judge_candidates(judge: Judge, observation: Observation, candidates: list[MemoryRecord],
+def judge_candidates(judge: Judge, observation: Observation, candidates: list[upsert_store.Candidate],
                      min_certainty: float) -> dict[int, Judged]:
     """How ``observation`` relates to each candidate: an exact repeat, or the judges' verdict.
 
@@ -137,18 +145,30 @@ def judge_candidates(judge: Judge, observation: Observation, candidates: list[Me
     ``contradict`` the judge is unsure of is acted on as distinct and marked ``unsure`` (its
     decision is kept, for the history and the review queue).
     """
+    plain = _plain(observation.text)
     judged = {candidate.id: Judged("reinforce", EXACT_REPEAT) for candidate in candidates
-              if same_text(candidate.observation, observation.text)}
+              if _plain(candidate.observation) == plain}
     others = [candidate for candidate in candidates if candidate.id not in judged]
     if not others:
         return judged
     verdicts = judge(observation.text, [candidate.observation for candidate in others], observation.service,
                      observation.category)
+    acted: dict[int, Judged] = {}  # by verdict object (alive in ``verdicts``): many candidates share one
     for candidate, verdict in zip(others, verdicts, strict=True):
-        decision = Decision(f"{verdict.judge} judge", verdict.certainty, verdict.reason or None)
-        relation = acted_relation(verdict, min_certainty)
-        judged[candidate.id] = Judged(relation, decision, unsure=relation != verdict.relation)
+        found = acted.get(id(verdict))
+        if found is None:
+            found = acted[id(verdict)] = _acted_on(verdict, min_certainty)
+        judged[candidate.id] = found
     return judged
+
+
+@lru_cache(maxsize=4096)
+def _acted_on(verdict: JudgeVerdict, min_certainty: float) -> Judged:
+    """What the store does with a verdict, and the decision its history entry records.  Cached: most
+    candidates of a large group get one of a few identical verdicts ("different facts", n % shared)."""
+    decision = Decision(f"{verdict.judge} judge", verdict.certainty, verdict.reason or None)
+    relation = acted_relation(verdict, min_certainty)
+    return Judged(relation, decision, unsure=relation != verdict.relation)
 
 
 def record_observation(judge: Judge, observation: Observation, settings: MemorySettings,
@@ -171,7 +191,9 @@ def record_observation(judge: Judge, observation: Observation, settings: MemoryS
         judged |= judge_candidates(judge, observation, newcomers, settings.judge_min_certainty)
         target = next((candidate for candidate in candidates if judged[candidate.id].relation == "reinforce"), None)
         if target is not None and target.id in touched_this_session:
-            return UpsertResult("repeated", target)
+            repeated = upsert_store.get(target.id)
+            if repeated is not None:  # else it vanished meanwhile: the write below finds nothing to reinforce
+                return UpsertResult("repeated", repeated)
         with db.atomic():
             upsert_store.lock_group(observation.service, observation.category)
             appeared = set(upsert_store.active_ids(observation.service, observation.category)) - judged.keys()
@@ -184,8 +206,8 @@ def record_observation(judge: Judge, observation: Observation, settings: MemoryS
             return _write_judged(observation, settings, candidates, judged, target)
 
 
-def _write_judged(observation: Observation, settings: MemorySettings, candidates: list[MemoryRecord],
-                  judged: dict[int, Judged], target: MemoryRecord | None) -> UpsertResult:
+def _write_judged(observation: Observation, settings: MemorySettings, candidates: list[upsert_store.Candidate],
+                  judged: dict[int, Judged], target: upsert_store.Candidate | None) -> UpsertResult:
     """The writes of a judged observation (inside the caller's transaction), each with its history entry.
 
     A new memory stored because the judge was unsure about a candidate is flagged for review,
@@ -230,7 +252,7 @@ def _quoted(text: str) -> str:
     return repr(text if len(text) <= QUOTED_CHARS else text[:QUOTED_CHARS - 1] + "…")
 
 
-def _new_fact(candidates: list[MemoryRecord], judged: dict[int, Judged]) -> Decision:
+def _new_fact(candidates: list[upsert_store.Candidate], judged: dict[int, Judged]) -> Decision:
     """Why an observation became a new memory beside its group: the judges' verdicts on each candidate.
 
     Without candidates nothing was decided (:data:`history.NO_DECISION`); with them, the entry

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import astuple, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import peewee
 
@@ -43,10 +43,22 @@ def _records(statement: str, params: tuple[Any, ...], *, lock: bool = False) -> 
     return [MemoryRecord.from_row(row) for row in db.execute_sql(_sql(statement, lock=lock), params).fetchall()]
 
 
-def active_group(service: str | None, category: str) -> list[MemoryRecord]:
+class Candidate(NamedTuple):
+    """An active memory of the group as the judges see it: its id and its text.  A group may hold a
+    thousand memories and a marker changes at most a few of them, which the writes read again, whole
+    and under the lock; so the group is read without the other columns (a full record per memory
+    was most of a marker's time outside the judge)."""
+
+    id: int
+    observation: str
+
+
+def active_group(service: str | None, category: str) -> list[Candidate]:
     """Active memories of the same service and category, most trusted first: the candidates."""
     where, params = same_service_sql(service)
-    return _records(_SELECT + where + " AND category = ? AND active = 1" + _ORDER, (*params, category))
+    statement = "SELECT id, observation FROM memories WHERE " + where + " AND category = ? AND active = 1" + _ORDER
+    rows = db.execute_sql(_sql(statement), (*params, category)).fetchall()
+    return list(map(Candidate._make, rows))
 
 
 def lock_group(service: str | None, category: str) -> None:

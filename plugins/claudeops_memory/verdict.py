@@ -32,6 +32,8 @@ def as_verdict(value: str | JudgeVerdict | None, judge: str) -> JudgeVerdict | N
     """
     if value is None:
         return None
+    if type(value) is JudgeVerdict and valid(value):
+        return value  # already read (the offline judge's own answers): nothing to convert
     record = not isinstance(value, str)
     relation: object = getattr(value, "relation", None) if record else value
     certainty: object = getattr(value, "certainty", 1.0) if record else 1.0
@@ -43,3 +45,10 @@ def as_verdict(value: str | JudgeVerdict | None, judge: str) -> JudgeVerdict | N
         return JudgeVerdict(relation, judge=judge)
     return JudgeVerdict(relation, float(certainty), str(getattr(value, "reason", "") or ""),
                         str(getattr(value, "judge", "") or judge))
+
+
+def valid(verdict: JudgeVerdict) -> bool:
+    """Whether a verdict record holds a relation, a certainty from 0 to 1 and a judge's name."""
+    certainty = verdict.certainty
+    return (verdict.relation in RELATIONS and type(certainty) is float and 0.0 <= certainty <= 1.0
+            and type(verdict.reason) is str and type(verdict.judge) is str and bool(verdict.judge))

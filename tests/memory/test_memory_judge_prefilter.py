@@ -1,8 +1,13 @@
-"""Issue 18 item 3: the judge's pre-filter (``frames.PREFILTER``) changes no answer.
+"""Issue 18 item 3: the judge's pre-filter (``judge.prefilter.ENABLED``) changes no answer.
 
-It settles pairs that cannot share a frame without aligning them; the labelled pairs of
-``bench/judge_confusion.py`` and every cross pair of their texts within a service are judged with
-and without it, and each judgement (relation, certainty and reason) must be the same.
+With it the judge skips the fuzzy spelling pass and the difflib alignment where cheap facts prove
+their result, and ``judge_group`` settles far-apart pairs from per-text readings without running
+the rules.  The labelled pairs of ``bench/judge_confusion.py``, every cross pair of their texts
+within a service, and pairs generated from them by small edits (a word dropped, swapped, replaced,
+negated, a number changed, a prefix added) are judged with and without it, pair by pair and a
+group at a time, and each judgement (relation, certainty and reason) must be the same.  The
+spelling index the short cuts rely on must see terms that arrive later, and a full index must
+cost time, never an answer.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import json
+import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +23,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
@@ -45,26 +53,52 @@ def _pairs(path: Path) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def without_prefilter() -> Iterator[None]:
-    judge.frames.PREFILTER = False
+    judge.prefilter.ENABLED = False
     try:
         yield
     finally:
-        judge.frames.PREFILTER = True
+        judge.prefilter.ENABLED = True
 
 
-def _answers(pairs: list[tuple[str, str, str | None]]) -> list[tuple[str, float, str]]:
+Answer = tuple[str, float, str]
+
+
+def _answers(pairs: list[tuple[str, str, str | None]]) -> list[Answer]:
     judge.features.cache_clear()
     return [(found.relation, found.certainty, found.reason)
             for found in (judge.judge_pair(existing, new, service) for existing, new, service in pairs)]
 
 
+def _reference(existing: str, new: str, service: str | None) -> Answer:
+    """The judge without any short cut."""
+    judge.prefilter.ENABLED = False
+    try:
+        found = judge.judge_pair(existing, new, service)
+    finally:
+        judge.prefilter.ENABLED = True
+    return found.relation, found.certainty, found.reason
+
+
+def _grouped(new: str, existing: list[str], service: str | None) -> list[Answer]:
+    return [(found.relation, found.certainty, found.reason) for found in judge.judge_group(new, existing, service)]
+
+
+def _labelled() -> list[dict[str, Any]]:
+    return [pair for path in sorted(DATA.glob("memory-relations-*.jsonl")) for pair in _pairs(path)]
+
+
+def _by_service() -> dict[str | None, set[str]]:
+    """Every labelled text, by the service its pair is about."""
+    by_service: dict[str | None, set[str]] = {}
+    for pair in _labelled():
+        by_service.setdefault(pair.get("service"), set()).update((pair["existing"], pair["new"]))
+    return by_service
+
+
 def _every_pair() -> list[tuple[str, str, str | None]]:
     """The labelled pairs, then each text against every other text of its service (the store's candidates)."""
-    labelled: list[dict[str, Any]] = [pair for path in sorted(DATA.glob("memory-relations-*.jsonl"))
-                                      for pair in _pairs(path)]
-    by_service: dict[str | None, set[str]] = {}
-    for pair in labelled:
-        by_service.setdefault(pair.get("service"), set()).update((pair["existing"], pair["new"]))
+    labelled = _labelled()
+    by_service = _by_service()
     crossed = [(first, second, service) for service, texts in by_service.items()
                for first, second in itertools.combinations(sorted(texts), 2)]
     return [(pair["existing"], pair["new"], pair.get("service")) for pair in labelled] + crossed
@@ -93,6 +127,129 @@ def test_the_prefilter_settles_pairs_with_no_common_frame_without_aligning(monke
 
 def test_the_bench_scores_the_same_blocks_without_the_prefilter(without_prefilter: None) -> None:
     without_it = [score.relations for score in bench.score_blocks(judge, judge.DEFAULT_MIN_CERTAINTY)]
-    judge.frames.PREFILTER = True
+    judge.prefilter.ENABLED = True
     with_it = [score.relations for score in bench.score_blocks(judge, judge.DEFAULT_MIN_CERTAINTY)]
     assert with_it == without_it
+
+
+EDIT_WORDS = ("not", "never", "restart", "backup", "timeout", "port", "unavailable", "available", "stop", "start",
+              "before", "after", "must", "without", "enabled", "disabled", "30s", "5 minutes", "8080", "/srv/data",
+              "transcoder", "transcoding", "configuration", "config", "nightly", "daily")
+"""Words an edit may bring in: negations, events, antonyms, amounts, values, close spellings."""
+
+
+def _edited(text: str, other: str, rng: random.Random) -> str:
+    """``text`` with one small edit: a word dropped, doubled, swapped with its neighbour, replaced by a
+    word of ``other`` or of :data:`EDIT_WORDS`, negated, prefixed with "un", or a number changed."""
+    words = text.split()
+    spot = rng.randrange(len(words))
+    edit = rng.randrange(8)
+    if edit == 0 and len(words) > 2:
+        del words[spot]
+    elif edit == 1:
+        words.insert(spot, words[spot])
+    elif edit == 2 and spot + 1 < len(words):
+        words[spot], words[spot + 1] = words[spot + 1], words[spot]
+    elif edit == 3:
+        words[spot] = rng.choice(other.split())
+    elif edit == 4:
+        words.insert(spot, "not")
+    elif edit == 5:
+        words[spot] = "un" + words[spot]
+    elif edit == 6:
+        words = [str(int(word) * 2 + 1) if word.isdigit() else word for word in words] + [rng.choice(EDIT_WORDS)]
+    else:
+        words.insert(spot, rng.choice(EDIT_WORDS))
+    return " ".join(words)
+
+
+def _generated_groups(seed: int) -> list[tuple[str | None, list[str]]]:
+    """Each service's labelled texts plus edited copies of them (near pairs, the hard ones) and a few
+    texts of other services (far pairs), shuffled."""
+    rng = random.Random(seed)
+    by_service = _by_service()
+    every = sorted(text for texts in by_service.values() for text in texts)
+    groups = []
+    for service, texts in sorted(by_service.items(), key=lambda item: str(item[0])):
+        own = sorted(texts)
+        edited = [_edited(rng.choice(own), rng.choice(every), rng) for _ in range(len(own))]
+        group = own + edited + rng.sample(every, 5)
+        rng.shuffle(group)
+        groups.append((service, group))
+    return groups
+
+
+def test_judging_a_group_gives_every_pair_the_judgement_of_the_full_rules() -> None:
+    """Each text of each generated group is recorded against the rest, as the store does: the group
+    answers (far pairs settled from readings, the rest by the rules with the short cuts) must be the
+    answers of the full rules, pair by pair."""
+    checked = settled = 0
+    for service, group in _generated_groups(18):
+        for new in group[:12]:
+            existing = [text for text in group if text != new]
+            found = _grouped(new, existing, service)
+            reference = [_reference(text, new, service) for text in existing]
+            assert found == reference, service
+            checked += len(existing)
+            settled += sum(answer[2].startswith("different facts") for answer in found)
+    assert checked > 5000
+    assert settled > checked // 2  # the generated groups hold far pairs as well as near ones
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_an_edited_pair_is_judged_the_same_with_and_without_the_prefilter(data: st.DataObject) -> None:
+    """Property: for any labelled text, any small edit of it (or another text of its service) and any
+    service, pair and group judgements equal the full rules'."""
+    by_service = _by_service()
+    service = data.draw(st.sampled_from(sorted(by_service, key=str)))
+    texts = sorted(by_service[service])
+    existing = data.draw(st.sampled_from(texts))
+    other = data.draw(st.sampled_from(texts))
+    new = _edited(existing, other, random.Random(data.draw(st.integers(0, 2**32))))
+    reference = _reference(existing, new, service)
+    found = judge.judge_pair(existing, new, service)
+    assert (found.relation, found.certainty, found.reason) == reference
+    assert _grouped(new, [existing, other], service) == [reference, _reference(other, new, service)]
+
+
+def test_the_group_settles_far_pairs_without_the_rules_and_leaves_near_ones_to_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """It does work: a far-apart candidate never reaches ``judge_pair``; a near one always does."""
+    ruled: list[str] = []
+    real = judge.group.judge_pair
+    monkeypatch.setattr(judge.group, "judge_pair", lambda existing, new, service: ruled.append(existing) or real(
+        existing, new, service))
+    far = "The web interface needs port 8096 free"
+    near = "Nightly backups run at 02:00 and take about 20 minutes"
+
+    found = judge.judge_group("Backups run nightly at 02:00 and take 20 minutes", [far, near], "jellyfin")
+
+    assert ruled == [near]
+    assert found[0].reason.startswith("different facts")
+
+
+def test_a_term_seen_later_is_a_close_spelling_of_the_terms_seen_before() -> None:
+    """The index must not go stale: a text read first, a text with a close spelling of one of its
+    words read later, and the overlap counts the fuzzy match (as the full rules do)."""
+    first = "Zyxtranscoding stalls the gpu queue"
+    later = "The zyxtranscoder stalls the gpu queue"
+    judge.judge_group(first, ["Unrelated words about certificate renewal"], "plex")
+    before = judge.spellings.close_spellings(judge.concept("zyxtranscoding"))
+    assert before is not None and judge.concept("zyxtranscoder") not in before
+
+    found = _grouped(later, [first], "plex")
+
+    assert judge.concept("zyxtranscoder") in judge.spellings.close_spellings(judge.concept("zyxtranscoding"))
+    assert found == [_reference(first, later, "plex")]
+    assert found[0][0] == "reinforce"  # the fuzzy match made it one fact: a stale index would call it distinct
+
+
+def test_a_full_spelling_index_costs_time_never_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``spellings.MAX_TERMS`` new terms stay unknown, and every pair with one goes to the full rules."""
+    monkeypatch.setattr(judge.spellings, "MAX_TERMS", len(judge.spellings._known))
+    new = "Qwvtranscoding on the qwvgpu fails after a qwvdriver update"
+    group = ["Qwvtranscoder fails on the qwvgpu after a qwvdriver update", "Backups run nightly at 02:00"]
+
+    assert judge.spellings.close_spellings("qwvdriver") is None
+    assert _grouped(new, group, "plex") == [_reference(text, new, "plex") for text in group]

@@ -145,3 +145,39 @@ def test_the_store_threshold_is_the_offline_judges_default() -> None:
     from claudeops_memory.settings import JUDGE_MIN_CERTAINTY, MemorySettings
 
     assert MemorySettings().judge_min_certainty == JUDGE_MIN_CERTAINTY == DEFAULT_MIN_CERTAINTY
+
+
+def test_a_verdict_record_is_checked_like_any_other_answer() -> None:
+    """The offline judge's own records skip the conversion, not the checks."""
+    sure = JudgeVerdict("distinct", 0.5, "why", "offline")
+    assert as_verdict(sure, "my-judge") is sure
+    assert as_verdict(JudgeVerdict("reinforce", 0.5, "", ""), "my-judge") == JudgeVerdict("reinforce", 0.5, "",
+                                                                                           "my-judge")
+    with pytest.raises(ValueError):
+        as_verdict(JudgeVerdict("reinforce", 1.5, "", "offline"), "my-judge")
+
+
+def test_the_offline_judge_answers_every_pair_left_open_in_one_call(
+        memory_app: LoadedApp, register_plugin: Callable[[Any, str], None], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A judge plugged in first still answers first; the offline judge then gets the rest as one group."""
+    import claudeops_memory.judge as offline
+
+    groups: list[list[str]] = []
+    real = offline.judge_group
+    monkeypatch.setattr(offline, "judge_group", lambda new, existing, service: groups.append(existing) or real(
+        new, existing, service))
+
+    class PickyJudge:
+        @hookimpl
+        def judge_memory_relation(self, existing: str) -> str | None:
+            return "distinct" if "port" in existing else None
+
+    register_plugin(PickyJudge(), "picky-judge")
+    texts = [EXISTING, "Listens on port 8096", "Backups run nightly at 02:00"]
+    verdicts = Judges(memory_app.app.hook)(NEW, texts, "jellyfin", "timing")
+
+    assert groups == [[EXISTING, "Backups run nightly at 02:00"]]
+    assert [verdict.judge for verdict in verdicts] == ["offline", "picky-judge", "offline"]
+    expected = [real(NEW, [text], "jellyfin")[0] for text in (EXISTING, texts[2])]
+    assert [(verdict.relation, verdict.certainty, verdict.reason) for verdict in (verdicts[0], verdicts[2])] == [
+        (judgement.relation, judgement.certainty, judgement.reason) for judgement in expected]

@@ -23,6 +23,7 @@ never looks for particular sentences.  One module per step, in reading order:
   "do not ... before" prohibitions handled), modality (must / needs / requires vs. independently /
   without / enough / no ... needed) and orderings (A before B);
 * ``analyse`` - one text's features, computed once and cached per text;
+* ``spellings`` - which terms may be one word spelled two ways, indexed once per term;
 * ``overlap`` - topical overlap: a weighted Dice coefficient over content concepts, generic
   home-lab words counting half, with fuzzy matching for morphology the stemmer misses;
 * ``conflicts`` - a concept asserted in one text and negated in the other (``un-`` prefixes
@@ -30,7 +31,11 @@ never looks for particular sentences.  One module per step, in reading order:
   orderings;
 * ``decide`` - the thresholds that turn overlap, conflicts and amounts into a relation;
 * ``certainty`` - how sure each rule is, so the store acts only on sure calls and an unsure one
-  becomes ``distinct``, flagged for review (the judge is a fallback: it must do no harm).
+  becomes ``distinct``, flagged for review (the judge is a fallback: it must do no harm);
+* ``prefilter`` - exact short cuts past the costly steps (the fuzzy pass, the alignment) where
+  cheap facts already prove their result;
+* ``group`` - one new text against a whole group of memories, far-apart pairs settled from
+  per-text readings without running the rules (the store's entry point).
 """
 
 from __future__ import annotations
@@ -39,5 +44,7 @@ from .analyse import features
 from .certainty import DEFAULT_MIN_CERTAINTY
 from .concepts import concept
 from .decide import Judgement, Relation, judge_pair, judge_relation
+from .group import judge_group
 
-__all__ = ["DEFAULT_MIN_CERTAINTY", "Judgement", "Relation", "concept", "features", "judge_pair", "judge_relation"]
+__all__ = ["DEFAULT_MIN_CERTAINTY", "Judgement", "Relation", "concept", "features", "judge_group", "judge_pair",
+           "judge_relation"]

@@ -150,6 +150,12 @@ def judge_pair(existing: str, new: str, service: str | None = None) -> Judgement
         denial = "; only one text denies something" if one_denies else ""
         return Judgement("reinforce", reinforce_certainty(overlap, values.amounts_unmatched or one_denies),
                          f"the same fact reworded ({_percent(overlap)}{unmatched}{denial})")
+    return different_facts(overlap)
+
+
+def different_facts(overlap: float) -> Judgement:
+    """The last rule: nothing found but an overlap too small for one fact (``group`` settles far-apart
+    pairs with it directly)."""
     return Judgement("distinct", distinct_certainty(overlap), f"different facts ({_percent(overlap)})")
 
 

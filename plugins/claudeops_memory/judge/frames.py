@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from math import fsum
 
+from . import prefilter
 from .analyse import AMOUNT_TERM_PREFIX, CODE_TERM_PREFIX, Features
 from .concepts import GENERIC_WEIGHT, concept, weight
 from .overlap import fuzzy_candidates, soft_match_among
@@ -144,24 +145,6 @@ def _swapped(substitution: Substitution) -> Substitution:
     return Substitution(substitution.second, substitution.first, substitution.neighbours, substitution.of_subject)
 
 
-PREFILTER = True
-"""Whether :func:`find_substitution` first rules out pairs that cannot share a frame, without aligning
-them. It never changes an answer (``tests/memory/test_memory_judge_prefilter.py`` judges every
-labelled pair both ways); it is a switch only so that can be checked."""
-
-
-def _frame_bound(first: tuple[str, ...], second: tuple[str, ...]) -> float:
-    """The most the shared frame of an alignment of ``first`` with ``second`` can weigh.
-
-    The frame is made of terms of ``first`` that ``second`` has too (an alignment's equal
-    stretches), amount places left out; weights are never negative, so their sum over every such
-    term bounds it. Under :data:`MIN_FRAME_WEIGHT` no alignment can find a swap, and the pair is
-    settled with one set lookup per term instead of two alignments and their fuzzy spelling checks.
-    """
-    shared = set(second)
-    return fsum(weight(term) for term in first if term in shared and not _is_place(term))
-
-
 def find_substitution(first: tuple[str, ...], second: tuple[str, ...]) -> Substitution | None:
     """The substitution between two term sequences, whichever text comes first.
 
@@ -169,7 +152,7 @@ def find_substitution(first: tuple[str, ...], second: tuple[str, ...]) -> Substi
     ("DNS answers resume 5s after a reload" / "after a reload, DNS comes back within 5s") can
     look like a swap one way and not the other.  The relation must not depend on which text is
     the existing memory, so a swap counts only when both alignments find it."""
-    if PREFILTER and _frame_bound(first, second) < MIN_FRAME_WEIGHT:
+    if prefilter.ENABLED and prefilter.cannot_swap(first, second, MIN_FRAME_WEIGHT, MAX_SPAN):
         return None
     forward = _aligned_substitution(first, second)
     backward = _aligned_substitution(second, first)

@@ -14,26 +14,18 @@ from math import fsum
 
 from rapidfuzz import fuzz
 
+from . import prefilter
 from .analyse import Features
 from .concepts import weight
+from .spellings import FUZZY_MIN_RATIO, is_spelled
 
 FUZZY_WEIGHT = 0.8
 """A fuzzy match is weaker evidence of a shared subject than the same concept, so it counts 80 %."""
-FUZZY_MIN_RATIO = 85.0
-"""``rapidfuzz`` ratio (0..100) from which two concepts count as one word spelled differently."""
-FUZZY_MIN_LENGTH = 5
-"""Shorter concepts only match exactly: one letter changes a short term entirely."""
 
 
 def _topic(features_: Features) -> dict[str, float]:
     """Weighted topic terms: asserted and negated concepts alike say what the text is about."""
     return {term: weight(term) for term in features_.asserted | features_.negated}
-
-
-def _spelled(term: str) -> bool:
-    """Whether fuzzy matching applies: words long enough to be misspelled, never numbers or
-    literals ("/srv" is not "/srv/pg", "#200" is not "#201")."""
-    return len(term) >= FUZZY_MIN_LENGTH and term.replace("_", "").isalnum()
 
 
 def soft_match(term: str, candidates: dict[str, float]) -> str | None:
@@ -44,13 +36,13 @@ def soft_match(term: str, candidates: dict[str, float]) -> str | None:
 def fuzzy_candidates(terms: Iterable[str]) -> tuple[str, ...]:
     """The terms fuzzy matching may pair with, in the order :func:`soft_match_among` tries them:
     computed once when many terms are matched against the same candidates."""
-    return tuple(sorted(term for term in set(terms) if _spelled(term)))
+    return tuple(sorted(term for term in set(terms) if is_spelled(term)))
 
 
 def soft_match_among(term: str, candidates: tuple[str, ...], within: Container[str] | None = None) -> str | None:
     """:func:`soft_match` against candidates prepared by :func:`fuzzy_candidates`, those still ``within``
     (when given) only."""
-    if not _spelled(term):
+    if not is_spelled(term):
         return None
     best: str | None = None
     best_score = FUZZY_MIN_RATIO
@@ -66,6 +58,11 @@ def soft_match_among(term: str, candidates: tuple[str, ...], within: Container[s
 
 def similarity(first: Features, second: Features) -> float:
     """Weighted Dice overlap of the two topic term sets, with fuzzy matches counted partially."""
+    narrowed = prefilter.ENABLED and prefilter.both_indexed(first, second)
+    if narrowed:
+        exact = prefilter.overlap_without_spellings(first, second)
+        if exact is not None:
+            return exact
     left, right = _topic(first), _topic(second)
     total = fsum(left.values()) + fsum(right.values())
     if not total:
@@ -77,7 +74,8 @@ def similarity(first: Features, second: Features) -> float:
         if term in unmatched:
             shared += term_weight + unmatched.pop(term)
             continue
-        partner = soft_match_among(term, spellings, unmatched)
+        near = prefilter.close_candidates(term, spellings) if narrowed else spellings
+        partner = soft_match_among(term, near, unmatched)
         if partner is not None:
             shared += FUZZY_WEIGHT * (term_weight + unmatched.pop(partner))
     return shared / total

@@ -234,6 +234,10 @@ class QuantityComparison:
     amounts_unmatched: bool
 
 
+NO_AMOUNTS = QuantityComparison(anchored_match=False, conflict=False, amounts_unmatched=False)
+"""Two texts without any amount: nothing to match, conflict or miss (most pairs)."""
+
+
 def _amounts(quantities: tuple[Quantity, ...]) -> list[Quantity]:
     """Measured amounts (durations, sizes, percentages, periods), leaving out bare numbers."""
     return [q for q in quantities if q.dimension != "code"]
@@ -248,6 +252,8 @@ def compare_quantities(
     *conflicts* when no pair agrees although two values measure the same thing, or the texts
     overlap so much that they must.  Amounts are *unmatched* when only one text states an amount,
     or both do and none agree."""
+    if not first and not second:
+        return NO_AMOUNTS
     anchored = conflict = False
     same_subject = overlap >= SAME_SUBJECT_FROM
     for dimension in {q.dimension for q in first} & {q.dimension for q in second}:

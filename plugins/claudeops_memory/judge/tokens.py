@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 
@@ -63,8 +64,10 @@ def _clock_marker(match: re.Match[str]) -> str:
     return f" @{hour * 60 + int(minute_12 or 0)} "
 
 
+@lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
-    """Lower-case, expand contractions and symbols, join "times out", and mark times of day."""
+    """Lower-case, expand contractions and symbols, join "times out", and mark times of day.
+    Cached like ``analyse.features``: the judge first checks every pair for the same words."""
     lowered = text.lower()
     for old, new in _CONTRACTIONS:
         lowered = lowered.replace(old, new)
