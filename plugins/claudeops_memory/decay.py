@@ -275,10 +275,10 @@ def _adopt(policy: DecayPolicy, now: str) -> None:
         with db.atomic():
             db.execute_sql(portable_sql("UPDATE memories SET decay_due_at = '', floor_at = '' WHERE id > ? AND id <= ? "
                                         "AND decay_due_at IS NOT NULL"), (start, start + RESET_BATCH))
-    with db.atomic():
-        db.execute_sql("DELETE FROM memory_decay_policy")
-        db.execute_sql(portable_sql("INSERT INTO memory_decay_policy (id, fingerprint, scheduled_at) VALUES (1, ?, ?)"),
-                       (policy.fingerprint, now))
+    with db.atomic():  # an upsert: two runners adopting at once both write the one row, neither fails
+        db.execute_sql(portable_sql("INSERT INTO memory_decay_policy (id, fingerprint, scheduled_at) VALUES (1, ?, ?) "
+                                    "ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint, "
+                                    "scheduled_at = excluded.scheduled_at"), (policy.fingerprint, now))
 
 
 def outlooks(memories: Sequence[MemoryRecord], policy: DecayPolicy, now: str) -> dict[int, Outlook]:

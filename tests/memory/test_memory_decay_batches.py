@@ -11,9 +11,10 @@ import pytest
 from claudeops_memory import decay
 from claudeops_memory.confidence import clamp_confidence
 from claudeops_memory.decay import decay_stale_memories
+from claudeops_memory.decay_policy import DecayPolicy
 from memory_helpers import LoadedApp
 
-from claudeops.store import db
+from claudeops.store import db, portable_sql
 
 
 def _bulk(count: int, updated_at: str, confidences: Callable[[int], float] = lambda number: 0.7) -> None:
@@ -71,6 +72,40 @@ def test_two_runners_decaying_at_once_lower_each_memory_once_on_sqlite(
 def test_two_runners_decaying_at_once_lower_each_memory_once_on_postgresql(
         load_memory_app: Callable[..., LoadedApp], empty_postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     _two_runners_lower_each_memory_once(load_memory_app(CLAUDEOPS_DATABASE_URL=empty_postgres_url), monkeypatch)
+
+
+@pytest.mark.postgres
+def test_a_runner_adopting_the_policy_while_another_commits_it_does_not_fail_on_postgresql(
+        load_memory_app: Callable[..., LoadedApp], empty_postgres_url: str) -> None:
+    """Both read "no policy yet" and both write the one policy row: the second waits for the first's
+    commit and must then update that row, not fail on its key (as a DELETE and INSERT did)."""
+    memory_app = load_memory_app(CLAUDEOPS_DATABASE_URL=empty_postgres_url)
+    policy = DecayPolicy.uniform()
+    inserted, done = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def first_runner() -> None:
+        with db.connection_context(), db.atomic():
+            db.execute_sql(portable_sql("INSERT INTO memory_decay_policy (id, fingerprint, scheduled_at) "
+                                        "VALUES (1, ?, ?)"), (policy.fingerprint, memory_app.clock.stamp()))
+            inserted.set()
+            done.wait(timeout=1.0)  # the second runner is blocked on the row meanwhile
+
+    def second_runner() -> None:
+        try:
+            with db.connection_context():
+                inserted.wait(timeout=20)
+                decay._adopt(policy, memory_app.clock.stamp())
+        except BaseException as exc:  # reported by the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=first_runner), threading.Thread(target=second_runner)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert errors == []
+    assert db.execute_sql("SELECT COUNT(*) FROM memory_decay_policy").fetchone() == (1,)
 
 
 def test_a_batch_lowers_its_memories_in_one_statement_per_chunk(memory_app: LoadedApp) -> None:
