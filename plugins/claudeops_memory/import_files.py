@@ -9,7 +9,7 @@ changes nothing. Secrets are not problems: they are redacted (:func:`claudeops.r
 from every text an import would store — observations, flag notes, history texts and snapshots —
 and reported, the kinds named, never the value. The texts are redacted once all documents are
 read, each distinct text once, many at a time (:func:`claudeops.redact_texts`, which gives
-exactly what ``redact_secrets`` gives each text, four times faster on ordinary texts).
+exactly what ``redact_secrets`` gives each text: 0.39 s against 0.56 s for 100,000 ordinary observations).
 """
 
 from __future__ import annotations
