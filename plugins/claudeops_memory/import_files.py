@@ -7,7 +7,9 @@ memory inactive, a history numbered 1, 2, … whose references point back). A pr
 naming the file (``memories/mem_<uid>.json: …``, or ``export.jsonl:17: …``); the import then
 changes nothing. Secrets are not problems: they are redacted (:func:`claudeops.redact_secrets`)
 from every text an import would store — observations, flag notes, history texts and snapshots —
-and reported, the kinds named, never the value.
+and reported, the kinds named, never the value. The texts are redacted once all documents are
+read, each distinct text once, many at a time (:func:`claudeops.redact_texts`, which gives
+exactly what ``redact_secrets`` gives each text: 0.39 s against 0.56 s for 100,000 ordinary observations).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from claudeops import Redaction, bytes_problem, directive_reason, find_directives, from_timestamp, redact_secrets
+from claudeops import Redaction, bytes_problem, directive_reason, find_directives, from_timestamp, redact_texts
 from claudeops_memory.atomic_files import is_temporary
 from claudeops_memory.export import FORMAT_NAME, MEMORY_FILE_PREFIX
 from claudeops_memory.models import CATEGORIES, GENERAL
@@ -68,6 +70,7 @@ def read_source(path: Path, max_observation_chars: int) -> ReadResult:
             _read_jsonl(path, checker, result)
     except _Problem as problem:
         result.problems.append(f"{path.name}: {problem}")
+    checker.finish()
     _refuse_duplicate_uids(result)
     return result
 
@@ -77,15 +80,15 @@ def _read_jsonl(path: Path, checker: _Checker, result: ReadResult) -> None:
     if (problem := bytes_problem(data)) is not None:
         result.problems.append(f"{path.name}: {problem}")
         return
-    for number, line in enumerate(data.decode().split("\n"), start=1):
-        if not line.strip():
+    for number, line in enumerate(data.split(b"\n"), start=1):  # UTF-8 (checked): no other byte is a newline
+        if not line.strip(_ASCII_BLANKS) or (not line.isascii() and not line.decode().strip()):
             continue
         source = f"{path.name}:{number}"
         try:
             pair = _object(_parse(line))
             if set(pair) != {"history", "memory"}:
                 raise _Problem('expected an object with exactly "history" and "memory"')
-            result.memories.append(Incoming(source, checker.check(pair["memory"], pair["history"], source)))
+            checker.check(pair["memory"], pair["history"], source)
         except _Problem as problem:
             result.problems.append(f"{source}: {problem}")
 
@@ -104,7 +107,7 @@ def _read_folder(folder: Path, checker: _Checker, result: ReadResult) -> None:
             history = None if history_path is None else _document_of(history_path, f"history/{history_path.name}")
             if memory.get("uid") != uid:
                 raise _Problem(f"holds uid {memory.get('uid')!r}, not the {uid} its name says")
-            result.memories.append(Incoming(source, checker.check(memory, history, source)))
+            checker.check(memory, history, source)
         except _Problem as problem:
             result.problems.append(f"{source}: {problem}")
     result.problems.extend(f"history/{path.name}: the history of a memory that has no file in memories/"
@@ -162,21 +165,24 @@ def _parse_file(path: Path) -> Any:
     data = _read_bytes(path)
     if (problem := bytes_problem(data)) is not None:
         raise _Problem(problem)
-    return _parse(data.decode())
+    return _parse(data)
 
 
 _DECODER = msgspec.json.Decoder()
+_ASCII_BLANKS = bytes(code for code in range(128) if chr(code).isspace())
+"""What ``str.strip`` takes off an ASCII line (``bytes.strip`` alone leaves ``\\x1c``-``\\x1f``): a line of
+blanks is skipped, as it always was."""
 
 
-def _parse(text: str) -> Any:
-    """The JSON value of ``text``: msgspec's decoder (three times faster), and for what it refuses the
-    standard library's, which says where a document is broken."""
+def _parse(text: bytes) -> Any:
+    """The JSON value of UTF-8 ``text``: msgspec's decoder (three times faster, and reading the bytes as they
+    are), and for what it refuses the standard library's, which says where a document is broken."""
     try:
         return _DECODER.decode(text)
     except msgspec.DecodeError:
         pass
     try:
-        return json.loads(text)
+        return json.loads(text.decode())
     except json.JSONDecodeError as exc:
         raise _Problem(f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except RecursionError:
@@ -215,13 +221,17 @@ def _hold_back(memory: Document) -> str | None:
 
 
 class _Checker:
-    """The rules a memory and its history must meet to be imported; redacts secrets as it goes."""
+    """The rules a memory and its history must meet to be imported; then, for those that pass, the
+    secrets redacted and the instructions held back (:meth:`finish`)."""
 
     def __init__(self, max_observation_chars: int, result: ReadResult) -> None:
         self.max_chars = max_observation_chars
         self.result = result
+        self.checked: list[tuple[str, Document, Document | None]] = []
+        """(source, memory, history) of each document that passed, in the files' order."""
 
-    def check(self, memory: Any, history: Any, source: str) -> PortableMemory:
+    def check(self, memory: Any, history: Any, source: str) -> None:
+        """Check one memory and its history; kept for :meth:`finish` when they pass, else ``_Problem``."""
         memory = _object(memory)
         if isinstance(memory.get("category"), str) and memory["category"] not in CATEGORIES:
             raise _Problem(f"unknown memory category {memory['category']!r} (expected one of: {', '.join(CATEGORIES)})")
@@ -232,12 +242,21 @@ class _Checker:
             if (problem := schema_problem("history", history)) is not None:
                 raise _Problem(f"history: {problem}")
             self._check_history(history, memory["uid"])
-        kinds = self._redact(memory, history)
-        if kinds:
-            self.result.redacted.append((source, kinds))
-        if (reason := _hold_back(memory)) is not None:
-            self.result.held_back.append((source, reason))
-        return portable(memory, history)
+        self.checked.append((source, memory, history))
+
+    def finish(self) -> None:
+        """Redact every text of the memories checked (all at once: see :func:`claudeops.redact_texts`), hold
+        back those that read as instructions, and add them to the result in the files' order."""
+        texts = list(dict.fromkeys(text for _, memory, history in self.checked for text in _texts(memory, history)))
+        redactions = dict(zip(texts, redact_texts(texts), strict=True))
+        for source, memory, history in self.checked:
+            kinds = _redact(memory, history, redactions)
+            if kinds:
+                self.result.redacted.append((source, kinds))
+            if (reason := _hold_back(memory)) is not None:
+                self.result.held_back.append((source, reason))
+            self.result.memories.append(Incoming(source, portable(memory, history)))
+        self.checked.clear()
 
     def _check_memory(self, memory: Document) -> None:
         if memory["service"] == GENERAL:
@@ -270,26 +289,38 @@ class _Checker:
         _timestamps(*(change[name] for change in history["changes"]
                       for name in ("changed_at", "old_updated_at", "new_updated_at")))
 
-    def _redact(self, memory: Document, history: Document | None) -> tuple[str, ...]:
-        """Redact every stored text in place; the kinds found, sorted."""
-        kinds: set[str] = set()
-        done: dict[str, Redaction] = {}  # each distinct text once: a memory's text recurs in its history
 
-        def clean(text: str | None) -> str | None:
-            if text is None:
-                return None
-            redaction = done.get(text)
-            if redaction is None:
-                redaction = done[text] = redact_secrets(text)
-            kinds.update(redaction.kinds)
-            return redaction.text
 
-        memory["observation"] = clean(memory["observation"])
-        if memory["flag"] is not None:
-            memory["flag"]["reason"] = clean(memory["flag"]["reason"])
-        for change in history["changes"] if history is not None else ():
-            _redact_change(change, clean)
-        return tuple(sorted(kinds))
+def _texts(memory: Document, history: Document | None) -> Iterator[str]:
+    """Every text of a memory and its history that an import would store (what is redacted)."""
+    yield memory["observation"]
+    if memory["flag"] is not None:
+        yield memory["flag"]["reason"]
+    for change in history["changes"] if history is not None else ():
+        for name in TEXT_FIELDS:
+            if change[name] is not None:
+                yield change[name]
+        if change["snapshot"] is not None:
+            yield change["snapshot"]["memory"]["observation"]
+
+
+def _redact(memory: Document, history: Document | None, redactions: dict[str, Redaction]) -> tuple[str, ...]:
+    """Put the redacted form of each text of :func:`_texts` in place; the kinds found, sorted."""
+    kinds: set[str] = set()
+
+    def clean(text: str | None) -> str | None:
+        if text is None:
+            return None
+        redaction = redactions[text]
+        kinds.update(redaction.kinds)
+        return redaction.text
+
+    memory["observation"] = clean(memory["observation"])
+    if memory["flag"] is not None:
+        memory["flag"]["reason"] = clean(memory["flag"]["reason"])
+    for change in history["changes"] if history is not None else ():
+        _redact_change(change, clean)
+    return tuple(sorted(kinds))
 
 
 def _redact_change(change: Document, clean: Callable[[str | None], str | None]) -> None:

@@ -31,6 +31,7 @@ from pathlib import Path
 from claudeops import db
 from claudeops_memory import import_apply, sync_conflicts, sync_state
 from claudeops_memory.export import read_transaction
+from claudeops_memory.gc_pause import cycle_collector_paused
 from claudeops_memory.import_files import Incoming, ReadResult, read_source
 from claudeops_memory.portable import PortableMemory, local_sessions, read_portable
 
@@ -84,23 +85,26 @@ class ImportOutcome:
 def import_memories(path: Path, *, max_observation_chars: int, now: str, dry_run: bool = False) -> ImportOutcome:
     """Read and check ``path``, plan, and (unless ``dry_run``) apply it all in one transaction.
 
-    ``BadFiles`` when any document cannot be imported: then nothing is changed.
+    ``BadFiles`` when any document cannot be imported: then nothing is changed. Runs with the cycle
+    collector paused (:mod:`claudeops_memory.gc_pause`).
     """
-    read = read_source(path, max_observation_chars)
-    if read.problems:
-        raise BadFiles(read.problems)
-    if dry_run:
-        with read_transaction():
-            return ImportOutcome(plan_import(read.memories), read.redacted, dry_run=True, held_back=read.held_back)
-    with db.atomic():
-        return _apply(plan_import(read.memories), read, now)
+    with cycle_collector_paused():
+        read = read_source(path, max_observation_chars)
+        if read.problems:
+            raise BadFiles(read.problems)
+        if dry_run:
+            with read_transaction():
+                return ImportOutcome(plan_import(read.memories), read.redacted, dry_run=True,
+                                     held_back=read.held_back)
+        with db.atomic():
+            return _apply(plan_import(read.memories), read, now)
 
 
 def plan_import(items: list[Incoming]) -> list[Planned]:
     """Decide each incoming memory against this database (see the module's table), in the files' order."""
     uids = [item.memory.uid for item in items]
-    local = {memory.uid: memory for memory in read_portable(uids)}
-    ids = dict(sync_state.select_in("SELECT uid, id FROM memories", "uid", uids))
+    ids = sync_state.lookup("memories", "uid", "id", uids, "uid IS NOT NULL")
+    local = {memory.uid: memory for memory in read_portable(list(ids))}  # only those here: a new one has none
     bases = sync_state.synced_hashes(uids)
     waiting = sync_conflicts.waiting_versions(uids)
     return [_decide(item, local.get(item.memory.uid), ids.get(item.memory.uid), bases.get(item.memory.uid),

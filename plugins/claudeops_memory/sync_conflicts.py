@@ -20,7 +20,7 @@ next export.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from claudeops import db, is_row_id, now_timestamp
@@ -47,10 +47,9 @@ class Conflict:
     incoming: Incoming
 
 
-def waiting_versions(uids: Iterable[str]) -> dict[str, str]:
+def waiting_versions(uids: Collection[str]) -> dict[str, str]:
     """The state hash of the version waiting in the review queue, per uid that has an open conflict."""
-    return dict(sync_state.select_in("SELECT uid, theirs_hash FROM memory_sync_conflicts", "uid", uids,
-                                     "resolved_at IS NULL"))
+    return sync_state.lookup("memory_sync_conflicts", "uid", "theirs_hash", uids, "resolved_at IS NULL")
 
 
 def record_conflict(memory_id: int, incoming: Incoming, now: str) -> None:

@@ -8,13 +8,25 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import string
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claudeops.redaction import REDACTED, Redaction, looks_random, may_hold_secret, redact, redact_secrets
+from claudeops.redaction import (
+    _RULES,
+    BATCH_TEXTS,
+    REDACTED,
+    Redaction,
+    looks_random,
+    may_hold_secret,
+    redact,
+    redact_secrets,
+    redact_texts,
+    use_secret_settings,
+)
 
 PEM = ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz\n"
        "c2gtZWQyNTUxOQAAACDzW3wX9Vp0vXoYb3Kq\n-----END OPENSSH PRIVATE KEY-----")
@@ -238,3 +250,63 @@ def test_a_100k_adversarial_line_is_redacted_in_linear_time(line: str) -> None:
     started = time.perf_counter()
     redact_secrets(line)
     assert time.perf_counter() - started < 1.0
+
+
+# Many texts at once (an import's): redact_texts must give each text exactly what redact_secrets gives it.
+CORPUS = [*(text for _, text, _ in SECRETS), *(text for text, _, _ in MISSED_FORMS), *NOT_SECRETS,
+          *OPTION_LOOKALIKES, AWS_SECRET, f"\\{AWS_SECRET}", f"\\\\{AWS_SECRET}", "Ke\u212ay: nope",
+          "\u017fk-ant-api03-AbCdEf0123456789", "PASSWORD\u212a=x", "token:", "=hunter2", "password", "=x"]
+"""Every attack and every look-alike above, and halves of secrets a batch puts next to each other."""
+ORDINARY = [f"jellyfin takes {seconds}s to start after a restart; check /health first" for seconds in range(40)]
+
+
+@pytest.mark.parametrize("text", CORPUS, ids=range(len(CORPUS)))
+def test_a_text_among_many_is_redacted_exactly_as_on_its_own(text: str) -> None:
+    for position in (0, 1, BATCH_TEXTS - 1, BATCH_TEXTS, len(ORDINARY) - 1):  # first, last, across batches
+        texts = [*ORDINARY[:position], text, *ORDINARY[position:]]
+        assert redact_texts(texts) == [redact_secrets(each) for each in texts]
+
+
+def test_secrets_split_over_neighbouring_texts_are_not_joined_into_one() -> None:
+    """A batch is joined for its pre-check only: what redacts a text is the text alone."""
+    texts = ["config has password", "=hunter2 in it", "sk-ant-", "api03-AbCdEf0123456789", AWS_SECRET[:20],
+             AWS_SECRET[20:], "curl -u admin", ":hunter2 http://nas"]
+    assert redact_texts(texts) == [redact_secrets(text) for text in texts] == [Redaction(text) for text in texts]
+
+
+def test_credential_values_and_secret_settings_are_removed_from_every_text() -> None:
+    texts = [*ORDINARY, "key is plain-key-without-prefix here", *ORDINARY]
+    assert redact_texts(texts, ["plain-key-without-prefix"])[len(ORDINARY)] == Redaction("key is *** here",
+                                                                                         ("credential",))
+    use_secret_settings(["https://hc-ping.com/0f3c7a2e-secret-ping-path"])
+    try:
+        texts = [*ORDINARY, "pinged https://hc-ping.com/0f3c7a2e-secret-ping-path ok"]
+        assert redact_texts(texts) == [redact_secrets(text) for text in texts]
+        assert "0f3c7a2e" not in redact_texts(texts)[-1].text
+    finally:
+        use_secret_settings([])
+
+
+def _assertions(parsed: object) -> set[str]:
+    """The anchors (``^``, ``$``, ``\\b``…) and look-arounds anywhere in a parsed regex."""
+    found: set[str] = set()
+    for item in parsed if isinstance(parsed, list | tuple | re._parser.SubPattern) else ():  # type: ignore[attr-defined]
+        if isinstance(item, tuple) and item and str(item[0]) in ("AT", "ASSERT", "ASSERT_NOT"):
+            found.add(str(item[0]))
+        found |= _assertions(item)
+    return found
+
+
+def test_the_batch_pre_check_rests_on_triggers_without_anchors_or_look_arounds() -> None:
+    """What redact_texts proves rests on this: a trigger found in a text is found in a longer text holding it."""
+    assert _assertions(re._parser.parse(r"(?<!x)a\b")) == {"ASSERT_NOT", "AT"}  # type: ignore[attr-defined]
+    for rule in _RULES:
+        for trigger in rule.triggers:
+            assert not _assertions(re._parser.parse(trigger)), (rule.kind, trigger)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=80), st.sampled_from(CORPUS)), max_size=3 * BATCH_TEXTS))
+def test_redact_texts_is_redact_secrets_of_each_text(texts: list[str]) -> None:
+    assert redact_texts(texts) == [redact_secrets(text) for text in texts]
+    assert "\n".join(texts).casefold() == "\n".join(text.casefold() for text in texts)  # folding is per character

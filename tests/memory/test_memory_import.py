@@ -3,12 +3,14 @@ all or nothing — and sends a memory changed on both sides to the review queue 
 
 from __future__ import annotations
 
+import gc
 import json
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from claudeops_memory import flags, repository, review, sync_conflicts
+from claudeops_memory import flags, repository, review, sync_conflicts, sync_state
 from claudeops_memory.export import export_memories
 from claudeops_memory.history import memory_history
 from claudeops_memory.importing import BadFiles, import_memories
@@ -552,3 +554,69 @@ def test_reverting_an_import_that_updated_a_memory_puts_ours_back(memory_app: Lo
     # their import and their edit travelled here, then ours: the revert undoes ours
     assert [entry.kind for entry in memory_history(memory.id)] == ["created", "imported", "edited", "imported",
                                                                   "reverted"]
+
+
+def test_an_import_runs_without_the_cycle_collector_and_gives_it_back(memory_app: LoadedApp,
+                                                                      other_database: Callable[[str], LoadedApp],
+                                                                      tmp_path: Path) -> None:
+    """Its documents are trees, freed as they are dropped: a collection would only walk them all (a quarter
+    of the time of an import of 100,000 memories, bench/memory_transfer.py)."""
+    memory_app.remember("Takes 60s to start after restart", service="jellyfin")
+    export_memories(tmp_path / "one.jsonl", "jsonl", memory_app.clock.stamp())
+    pair = json.loads((tmp_path / "one.jsonl").read_text())
+    lines = []
+    for number in range(500):
+        uid = str(uuid.UUID(int=number, version=4))
+        pair["memory"]["uid"] = pair["history"]["uid"] = uid
+        lines.append(json.dumps(pair))
+    (tmp_path / "many.jsonl").write_text("\n".join(lines) + "\n")
+    other_database("b")
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        outcome = import_into(memory_app, tmp_path / "many.jsonl")
+    finally:
+        gc.callbacks.remove(count)
+
+    assert outcome.counts["add"] == 500  # type: ignore[attr-defined]
+    assert collections == []
+    assert gc.isenabled()
+
+
+def test_blank_lines_of_a_jsonl_file_are_skipped_and_others_are_read_as_text(
+        memory_app: LoadedApp, other_database: Callable[[str], LoadedApp], tmp_path: Path) -> None:
+    memory_app.remember("Grüße: backups run at 02:00", service="nas")
+    export_memories(tmp_path / "a.jsonl", "jsonl", memory_app.clock.stamp())
+    line = (tmp_path / "a.jsonl").read_bytes().rstrip(b"\n")
+    blanks = [b"", b"  \t", b"\x1c\x1f", "\u3000\u2028".encode(), b"\r"]
+    (tmp_path / "a.jsonl").write_bytes(b"\n".join([*blanks, line + b"\r", b"\xef\xbb\xbf" + line, b"\x1cx"]))
+    other_database("b")
+
+    with pytest.raises(BadFiles) as refused:
+        import_into(memory_app, tmp_path / "a.jsonl")
+
+    assert refused.value.problems == [
+        "a.jsonl:7: not valid JSON (Unexpected UTF-8 BOM (decode using utf-8-sig) at line 1 column 1)",
+        "a.jsonl:8: not valid JSON (Expecting value at line 1 column 1)"]
+    (tmp_path / "a.jsonl").write_bytes(b"\n".join([*blanks, line + b"\r", b""]))
+    assert import_into(memory_app, tmp_path / "a.jsonl").counts == {"add": 1}  # type: ignore[attr-defined]
+    assert [stored.observation for stored in repository.list_memories()] == ["Grüße: backups run at 02:00"]
+
+
+def test_uids_are_looked_up_alike_by_one_read_or_by_chunks(memory_app: LoadedApp) -> None:
+    """An import of as many uids as the table has rows reads the table once; fewer, a chunk of uids at a time."""
+    stored = [memory_app.remember(f"Observation {number}", service="nas") for number in range(4)]
+    ids = {memory.uid: memory.id for memory in stored}
+    unknown = [str(uuid.UUID(int=number, version=4)) for number in range(3)]
+
+    few = sync_state.lookup("memories", "uid", "id", [stored[0].uid, unknown[0]], "uid IS NOT NULL")
+    many = sync_state.lookup("memories", "uid", "id", [*ids, *unknown], "uid IS NOT NULL")
+    flagged = sync_state.lookup("memories", "uid", "id", [*ids, *unknown], f"id = {stored[1].id}")
+
+    assert few == {stored[0].uid: stored[0].id} and many == ids and flagged == {stored[1].uid: stored[1].id}
+    assert sync_state.lookup("memories", "uid", "id", []) == {}
