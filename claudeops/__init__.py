@@ -27,6 +27,7 @@ from claudeops.cli.context import (
 )
 from claudeops.cli.doctor import Check as DoctorCheck
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
+from claudeops.collector import collector_paused
 from claudeops.config import Config, ConfigError, parse_flag, setting
 from claudeops.data_cache import cached, time_bucket
 from claudeops.directives import directive_reason, find_directives
@@ -205,6 +206,7 @@ __all__ = [
     "cached",
     "canonical_service",
     "close_store",
+    "collector_paused",
     "command_refusal",
     "count_sessions",
     "counted",

@@ -36,13 +36,13 @@ from claudeops.cli.doctor import doctor_command
 from claudeops.cli.init import init_command
 from claudeops.cli.run import run_command
 from claudeops.cli.sessions import sessions_group
+from claudeops.collector import claim_process, collector_paused
 from claudeops.config import ConfigError
 from claudeops.exit_codes import EXIT_FAILED, EXIT_NEWER_DATABASE, EXIT_USAGE
 from claudeops.logs import configure_logging
 from claudeops.plugins import PluginError, describe_plugins
 from claudeops.redaction import mask_secret
 from claudeops.runner.allow_list import configured_allow_list
-from claudeops.startup import claim_process, collector_paused
 from claudeops.store import NewerDatabase, StoreError, backup_sqlite, describe_database_error, mask_url
 from claudeops.version import __version__
 from claudeops.wording import counted

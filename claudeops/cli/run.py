@@ -11,11 +11,11 @@ import click
 
 from claudeops.app import App
 from claudeops.cli.context import apply_log_options, fail, log_options, pass_app
+from claudeops.collector import collector_paused
 from claudeops.config import ConfigError, tier_section
 from claudeops.exit_codes import EXIT_LOCKED, EXIT_MEANINGS, EXIT_USAGE
 from claudeops.logs import json_logging, report_problem, session_fields
 from claudeops.runner.lock import LockHeld, LockUnavailable
-from claudeops.startup import collector_paused
 
 if TYPE_CHECKING:
     from claudeops.runner.session_run import RunObserver

@@ -28,10 +28,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claudeops import db
+from claudeops import collector_paused, db
 from claudeops_memory import import_apply, sync_conflicts, sync_state
 from claudeops_memory.export import read_transaction
-from claudeops_memory.gc_pause import cycle_collector_paused
 from claudeops_memory.import_files import Incoming, ReadResult, read_source
 from claudeops_memory.portable import PortableMemory, local_sessions, read_portable
 
@@ -86,9 +85,9 @@ def import_memories(path: Path, *, max_observation_chars: int, now: str, dry_run
     """Read and check ``path``, plan, and (unless ``dry_run``) apply it all in one transaction.
 
     ``BadFiles`` when any document cannot be imported: then nothing is changed. Runs with the cycle
-    collector paused (:mod:`claudeops_memory.gc_pause`).
+    collector paused (:func:`claudeops.collector_paused`).
     """
-    with cycle_collector_paused():
+    with collector_paused():
         read = read_source(path, max_observation_chars)
         if read.problems:
             raise BadFiles(read.problems)

@@ -1,8 +1,8 @@
-"""Start-up with the cyclic collector paused (issue 18, ``claudeops/startup.py``): the ~100,000
-objects of the core, the plugins and the SDK are not walked again by every full collection while
-they are imported; the session itself runs with the collector on, and only the ``claudeops``
-process itself freezes what start-up made (a test process driving the CLI keeps its garbage
-collectable)."""
+"""The cyclic collector paused while claudeops builds many objects (``claudeops/collector.py``):
+start-up (issue 18: the ~100,000 objects of the core, the plugins and the SDK are not walked again
+by every full collection while they are imported) and an import (issue 15). The session itself
+runs with the collector on, only the ``claudeops`` process itself freezes what was made (a test
+process driving the CLI keeps its garbage collectable), and overlapping pauses resume it once."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import weakref
 from pathlib import Path
 
 import pytest
 
-from claudeops.startup import collector_paused
+from claudeops.collector import collector_paused
 
 REPLAY = Path(__file__).resolve().parents[1] / "data" / "recorded-cli-session-bash.jsonl"
 PROBE = """
@@ -85,3 +87,37 @@ def test_a_claudeops_process_runs_its_session_with_the_collector_on_and_start_up
     assert seen["exit"] == 0
     assert seen["enabled_in_session"] and seen["enabled_after"]
     assert seen["frozen_before_session"] > 50_000  # the core, the plugins and the SDK: never walked again
+
+
+def test_overlapping_pauses_bring_it_back_when_the_last_one_ends() -> None:
+    first_inside, second_done = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with collector_paused():
+            first_inside.set()
+            second_done.wait(5)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    first_inside.wait(5)
+    with collector_paused():
+        assert not gc.isenabled()
+    assert not gc.isenabled()  # the other thread's pause is still running
+    second_done.set()
+    thread.join(5)
+    assert gc.isenabled()
+
+
+def test_what_was_made_while_paused_is_still_collectable_after() -> None:
+    """Moved to the oldest generation, not left frozen: a cycle made during the pause is freed by a collection."""
+    class Node:
+        pass
+
+    with collector_paused():
+        node = Node()
+        node.self = node  # type: ignore[attr-defined]
+        gone = weakref.ref(node)
+        del node
+    assert gc.get_freeze_count() == 0 and gone() is not None
+    gc.collect()
+    assert gone() is None
