@@ -5,8 +5,6 @@ the run as soon as the cap's period has changed."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from alert_payloads import body
 from claudeops_alerts import queue
@@ -36,10 +34,8 @@ def claudeops_builtins() -> tuple[str, ...]:
 
 
 @pytest.fixture
-def config_file(tmp_path: Path) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(CONFIG)
-    return path
+def config_text() -> str:
+    return CONFIG
 
 
 def spent_today(cost: float) -> SessionRow:

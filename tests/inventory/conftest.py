@@ -48,9 +48,15 @@ def claudeops_clock() -> FakeClock:
 
 
 @pytest.fixture
-def config_file(tmp_path: Path) -> Path:
+def config_text() -> str:
+    """The configuration the app loads; a test module overrides this fixture to test another."""
+    return INVENTORY
+
+
+@pytest.fixture
+def config_file(tmp_path: Path, config_text: str) -> Path:
     path = tmp_path / "config.toml"
-    path.write_text(INVENTORY)
+    path.write_text(config_text)
     return path
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
@@ -24,10 +23,8 @@ after = ["home.assistant"]
 
 
 @pytest.fixture
-def config_file(tmp_path: Path) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(INVENTORY)
-    return path
+def config_text() -> str:
+    return INVENTORY
 
 
 def test_a_dotted_service_is_in_the_inventory_and_its_findings_are_not_flagged(app, make_session, feed_text,

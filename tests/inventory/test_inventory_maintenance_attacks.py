@@ -121,10 +121,8 @@ OTHERS = [
 
 
 @pytest.fixture
-def config_file(tmp_path: Path) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(INVENTORY)
-    return path
+def config_text() -> str:
+    return INVENTORY
 
 
 @pytest.fixture
