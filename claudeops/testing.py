@@ -20,6 +20,8 @@ What to build with it:
 * ``make_session`` — a :class:`~claudeops.session.Session` with a real ``sessions`` row.
 * ``feed_text`` — one assistant text block through the runner's own stream dispatcher.
 * ``invoke_cli`` — ``claudeops ARGS`` (core and plugin commands) against the test's app.
+* ``run_claudeops`` — the console script's ``main`` itself, configured by the environment: a
+  :class:`CommandRun` (exit status, stdout, stderr).
 * ``register_plugin`` — register a throwaway plugin object for one test.
 * ``run_scripted_session`` — run assistant texts and tool results through the real runner.
 
@@ -36,7 +38,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pytest
 
@@ -182,6 +184,41 @@ def feed_text(_claudeops_test_app: Callable[[], App]) -> Callable[..., None]:
         asyncio.run(StreamDispatcher(session, app.markers, PluginCalls(app.pm, strict=True)).handle_text(text))
 
     return feed
+
+
+class CommandRun(NamedTuple):
+    """What the real ``claudeops`` command line did: its exit status, standard output and error."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def output(self) -> str:
+        """Both streams, as a terminal shows them."""
+        return self.out + self.err
+
+
+@pytest.fixture
+def run_claudeops(capsys: pytest.CaptureFixture[str]) -> Callable[..., CommandRun]:
+    """``run_claudeops("db", "status")``: the console script's own ``main`` (configuration from the
+    environment, as a user's shell gives it, not the test's app) run in-process; the store it opened
+    is closed after it. For what ``main`` does before any command: loading, refusing, exit codes."""
+    from claudeops.cli.group import main
+    from claudeops.store import close_store
+
+    def run(*args: str) -> CommandRun:
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as exited:
+            code = int(exited.code or 0)
+        finally:
+            close_store()
+        captured = capsys.readouterr()
+        return CommandRun(code, captured.out, captured.err)
+
+    return run
 
 
 @pytest.fixture

@@ -6,32 +6,27 @@ Found by the audit: ``--limit 99999999999999999999999`` raised OverflowError fro
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from claudeops import EXIT_USAGE
-from claudeops.cli.group import main
+from claudeops.testing import CommandRun
 
 HUGE = "99999999999999999999999"
 JUST_TOO_BIG = "9223372036854775808"  # 2**63: one past the largest integer SQLite and PostgreSQL store
-
-
-def claudeops(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    with pytest.raises(SystemExit) as exited:
-        main(list(args))
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out + captured.err
-
 
 LISTS = [["sessions", "list"], ["events", "list"], ["notifications", "list"], ["memories", "changes"]]
 
 
 @pytest.mark.parametrize("number", [HUGE, JUST_TOO_BIG, "9223372036854775807"])
 @pytest.mark.parametrize("command", LISTS, ids=" ".join)
-def test_a_limit_larger_than_any_table_lists_every_row(capsys: pytest.CaptureFixture[str], command: list[str],
+def test_a_limit_larger_than_any_table_lists_every_row(run_claudeops: Callable[..., CommandRun], command: list[str],
                                                        number: str) -> None:
     """"At most N" with N past what a table can hold is every row: the limit is clamped, never bound as is."""
-    claudeops(capsys, "memories", "add", "--service", "web", "--category", "remediation", "restart it")
-    status, output = claudeops(capsys, *command, "--limit", number)
+    run_claudeops("memories", "add", "--service", "web", "--category", "remediation", "restart it")
+    run = run_claudeops(*command, "--limit", number)
+    status, output = run.code, run.output
     assert status == 0, output
     assert "Traceback" not in output and "Error" not in output
     if command == ["memories", "changes"]:
@@ -56,11 +51,12 @@ COMMANDS_WITH_AN_ID = [
 
 @pytest.mark.parametrize("number", [HUGE, JUST_TOO_BIG])
 @pytest.mark.parametrize("command", COMMANDS_WITH_AN_ID, ids=" ".join)
-def test_an_id_too_large_for_the_database_names_no_row(capsys: pytest.CaptureFixture[str], command: list[str],
+def test_an_id_too_large_for_the_database_names_no_row(run_claudeops: Callable[..., CommandRun], command: list[str],
                                                        number: str) -> None:
     for text in ("restart it", "check the disk"):
-        claudeops(capsys, "memories", "add", "--service", "web", "--category", "remediation", text)
-    status, output = claudeops(capsys, *(number if part == "{n}" else part for part in command))
+        run_claudeops("memories", "add", "--service", "web", "--category", "remediation", text)
+    run = run_claudeops(*(number if part == "{n}" else part for part in command))
+    status, output = run.code, run.output
     assert status == EXIT_USAGE, output
     assert "Traceback" not in output and "OverflowError" not in output
     assert len(output.strip().splitlines()) == 1 and number in output
@@ -68,8 +64,9 @@ def test_an_id_too_large_for_the_database_names_no_row(capsys: pytest.CaptureFix
 
 @pytest.mark.parametrize("duration", ["99999999999h", "999999999h", "9999999999999999999999999999999d", "3651d",
                                       "0" * 5000 + "1" + "9" * 5000 + "m"])
-def test_a_pause_longer_than_any_date_is_a_usage_error(capsys: pytest.CaptureFixture[str], duration: str) -> None:
-    status, output = claudeops(capsys, "pause", "web", "--for", duration)
+def test_a_pause_longer_than_any_date_is_a_usage_error(run_claudeops: Callable[..., CommandRun], duration: str) -> None:
+    run = run_claudeops("pause", "web", "--for", duration)
+    status, output = run.code, run.output
     assert status == EXIT_USAGE, output
     assert "longer than the longest duration, 3650d" in output
     assert len(output.strip().splitlines()) == 1

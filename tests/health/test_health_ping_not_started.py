@@ -15,10 +15,8 @@ from pathlib import Path
 import pytest
 from http_receiver import HTTPReceiver
 
-from claudeops.cli.group import main
 from claudeops.exit_codes import EXIT_FAILED, EXIT_LOCKED, EXIT_NEWER_DATABASE, EXIT_OK, EXIT_USAGE
 from claudeops.runner.lock import RunLock
-from claudeops.store import close_store
 
 CHECK = "/ping/7d1e0c44-not-started"
 
@@ -30,18 +28,6 @@ def pinged(http_receiver: HTTPReceiver, monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("CLAUDEOPS_LOCK_PATIENCE_SECONDS", "0")
     for name in ("CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"):
         monkeypatch.delenv(name, raising=False)
-
-
-def claudeops(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    """The real command line: its exit status and stderr."""
-    try:
-        main(list(args))
-        code = EXIT_OK
-    except SystemExit as exited:
-        code = int(exited.code or 0)
-    finally:
-        close_store()
-    return code, capsys.readouterr().err
 
 
 def pings(receiver: HTTPReceiver) -> list[tuple[str, str, str]]:
@@ -56,51 +42,51 @@ def the_fail_ping(receiver: HTTPReceiver, stderr: str) -> str:
     return body
 
 
-def test_a_run_without_credentials_pings_fail(http_receiver, capsys):
-    code, stderr = claudeops("run", "--tier", "1", capsys=capsys)
+def test_a_run_without_credentials_pings_fail(http_receiver, run_claudeops):
+    code, _, stderr = run_claudeops("run", "--tier", "1")
     assert code == EXIT_USAGE, stderr
     assert "ANTHROPIC_API_KEY" in the_fail_ping(http_receiver, stderr)
 
 
-def test_a_database_that_cannot_be_opened_pings_fail(http_receiver, fake_api, capsys, tmp_path, monkeypatch):
+def test_a_database_that_cannot_be_opened_pings_fail(http_receiver, fake_api, run_claudeops, tmp_path, monkeypatch):
     folder = tmp_path / "a-folder-not-a-database"
     folder.mkdir()
     monkeypatch.setenv("CLAUDEOPS_DATABASE_URL", f"sqlite:///{folder}")
-    code, stderr = claudeops("run", "--tier", "1", capsys=capsys)
+    code, _, stderr = run_claudeops("run", "--tier", "1")
     assert code == EXIT_FAILED, stderr
     assert "database" in the_fail_ping(http_receiver, stderr)
 
 
-def test_a_database_server_that_cannot_be_reached_pings_fail(http_receiver, fake_api, capsys, monkeypatch):
+def test_a_database_server_that_cannot_be_reached_pings_fail(http_receiver, fake_api, run_claudeops, monkeypatch):
     monkeypatch.setenv("CLAUDEOPS_DATABASE_URL", "postgresql://claudeops@127.0.0.1:9/claudeops")
-    code, stderr = claudeops("run", "--tier", "1", capsys=capsys)
+    code, _, stderr = run_claudeops("run", "--tier", "1")
     assert code == EXIT_FAILED, stderr
     assert "database" in the_fail_ping(http_receiver, stderr)
 
 
-def test_a_database_a_newer_claudeops_wrote_pings_fail(http_receiver, fake_api, capsys):
-    assert claudeops("db", "migrate", capsys=capsys)[0] == EXIT_OK
+def test_a_database_a_newer_claudeops_wrote_pings_fail(http_receiver, fake_api, run_claudeops):
+    assert run_claudeops("db", "migrate").code == EXIT_OK
     with sqlite3.connect(Path(os.environ["CLAUDEOPS_STATE_DIR"]) / "claudeops.db") as connection:
         connection.execute("INSERT INTO claudeops_migrations (owner, name, applied_at) "
                            "VALUES ('core', '9999_from_the_future', '2030-01-01T00:00:00Z')")
-    code, stderr = claudeops("run", "--tier", "1", capsys=capsys)
+    code, _, stderr = run_claudeops("run", "--tier", "1")
     assert code == EXIT_NEWER_DATABASE, stderr
     assert "newer claudeops" in the_fail_ping(http_receiver, stderr)
     assert fake_api.messages() == []
 
 
-def test_a_lock_held_by_a_live_run_sends_no_ping(http_receiver, fake_api, capsys):
+def test_a_lock_held_by_a_live_run_sends_no_ping(http_receiver, fake_api, run_claudeops):
     state_dir = Path(os.environ["CLAUDEOPS_STATE_DIR"])
     state_dir.mkdir(parents=True, exist_ok=True)
     with RunLock(state_dir):
-        code, stderr = claudeops("run", "--tier", "1", capsys=capsys)
+        code, _, stderr = run_claudeops("run", "--tier", "1")
     assert code == EXIT_LOCKED, stderr
     assert pings(http_receiver) == [] and fake_api.messages() == []
 
 
-def test_a_lock_file_that_cannot_be_opened_pings_fail(http_receiver, fake_api, capsys):
+def test_a_lock_file_that_cannot_be_opened_pings_fail(http_receiver, fake_api, run_claudeops):
     state_dir = Path(os.environ["CLAUDEOPS_STATE_DIR"])
     (state_dir / "run.lock").mkdir(parents=True)  # a folder where the lock file belongs
-    code, stderr = claudeops("run", "--tier", "1", capsys=capsys)
+    code, _, stderr = run_claudeops("run", "--tier", "1")
     assert code == EXIT_FAILED, stderr
     assert "cannot open the run lock" in the_fail_ping(http_receiver, stderr)
