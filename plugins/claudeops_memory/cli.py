@@ -95,9 +95,10 @@ LIST_HEADER = ("ID", "CONF", "STATE", "SERVICE", "CATEGORY", "UPDATED", "OBSERVA
 
 
 def memory_row(memory: MemoryRecord, flagged: set[int]) -> tuple[str, ...]:
-    """One row: id, confidence, state (active, inactive, or flagged: held back for review), service,
-    category, last update, observation."""
-    state = "active" if memory.active else "flagged" if memory.id in flagged else "inactive"
+    """One row: id, confidence, state (active, pinned: active and exempt from decay, inactive, or flagged:
+    held back for review), service, category, last update, observation."""
+    state = ("pinned" if memory.pinned_at else "active") if memory.active else (
+        "flagged" if memory.id in flagged else "inactive")
     return (f"{memory.id}", f"{memory.confidence:.2f}", state, memory.service_label, memory.category,
             memory.updated_at, memory.observation)
 

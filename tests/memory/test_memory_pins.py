@@ -91,6 +91,7 @@ def test_cli_pin_and_unpin(memory_app: LoadedApp) -> None:
     assert run(memory_app, "decay").output == "decayed 0 memories (0 deactivated)\n"
     [row] = json.loads(run(memory_app, "list", "--json").output)
     assert row["pinned_at"] is not None and row["unpinned_at"] is None
+    assert run(memory_app, "list").output.splitlines()[1].split()[:3] == [str(memory.id), "0.70", "pinned"]
 
     unpinned = run(memory_app, "unpin", str(memory.id))
     assert unpinned.output == f"unpinned memory #{memory.id}: its grace period starts now\n"
