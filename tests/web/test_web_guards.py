@@ -203,6 +203,18 @@ def test_worker_processes_share_the_count_of_failures(tmp_path):
     assert LoginThrottle(path).reserve("10.0.0.7") is None
 
 
+def test_workers_opening_a_new_throttle_file_at_once_all_count(tmp_path):
+    """Switching a new file to WAL while another process does is refused at once: no worker's first
+    token check may fail on it (it did, about once in 35 new files with six workers)."""
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(6) as pool:
+        for trial in range(20):
+            path = tmp_path / f"throttle-{trial}.db"
+            answers = pool.starmap(_reserve_in_another_process, [(path, "10.0.0.7")] * 6)
+            assert sum(answer is not None for answer in answers) == 5, trial
+
+
 def _reserve_in_another_process(path, client):
     from claudeops_web.throttle import LoginThrottle
 
