@@ -162,7 +162,7 @@ def _handler_for(api: FakeAPI) -> type[BaseHTTPRequestHandler]:
                        for key, value in self.headers.items()}
             with api.received:
                 api.requests.append({"method": "POST", "path": path, "headers": headers, "body": body,
-                                     "at": time.monotonic()})
+                                     "at": time.monotonic(), "client": self.client_address})
                 api.received.notify_all()
             if path == "/v1/messages/count_tokens":
                 self._json(200, {"input_tokens": 42})

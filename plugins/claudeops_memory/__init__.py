@@ -80,6 +80,15 @@ def judge_memory_relations(new: str, existing: list[str], service: str | None, c
     return ask_claude(session, new, existing, service, category)
 
 
+@hookimpl
+def after_session(session: Session) -> None:
+    """Close the Claude judge's client, which serves every marker of one session."""
+    if session.config.section(SECTION).judge == "claude":
+        from claudeops_memory.claude_judge import close_session_client
+
+        close_session_client(session)
+
+
 def judge_offline_group(new: str, existing: list[str], service: str | None) -> list[JudgeVerdict]:
     """The offline judge about a whole group at once (far-apart pairs settled cheaply, ``judge.group``)."""
     from claudeops_memory.judge import judge_group  # rapidfuzz is only imported when a marker arrives

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import anthropic
 import pytest
 from claudeops_memory.claude_judge import pricing
 from claudeops_memory.claude_judge.request import TOOL_NAME
@@ -68,6 +69,24 @@ def test_one_request_asks_about_every_candidate_and_a_sure_verdict_decides(claud
     assert ONE_MINUTE in question and PORT in question and SLOW_START in question and "jellyfin" in question
     assert '<memory number="1">Takes 60s' in question
     assert _confidences() == {ONE_MINUTE: 0.85, PORT: 0.7}  # reinforced, nothing new stored
+
+
+def test_one_connection_serves_every_marker_of_a_session_and_is_closed_at_its_end(claude_app: LoadedApp,
+                                                                                  fake_api: FakeAPI) -> None:
+    """A TLS handshake per marker would add a round trip to every judged marker: the session keeps
+    one client, and ``after_session`` closes it."""
+    claude_app.remember(ONE_MINUTE, service="jellyfin")
+    fake_api.script(_verdicts((1, "distinct", "high")), _verdicts((1, "distinct", "high"), (2, "distinct", "high")))
+    session = claude_app.session()
+
+    claude_app.emit(session, f"[MEMORY:timing:jellyfin] {SLOW_START}")
+    claude_app.emit(session, "[MEMORY:timing:jellyfin] Needs 30 seconds more when the library is large")
+
+    first, second = (request["client"] for request in fake_api.requests if request["path"] == "/v1/messages")
+    assert first == second  # the same source port: one kept-alive connection
+    [client] = [value for value in session.plugin_state.values() if isinstance(value, anthropic.Anthropic)]
+    claude_app.app.hook.after_session(session=session, outcome=None)
+    assert client.is_closed() and client not in session.plugin_state.values()
 
 
 def test_a_sure_contradiction_weakens_the_memory_and_stores_the_new_one(claude_app: LoadedApp,

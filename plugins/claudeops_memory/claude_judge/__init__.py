@@ -13,7 +13,9 @@ response's usage (``pricing``), is added to the session's cost.
 
 It runs in the marker handler before the store opens its write transaction (``upsert``), so the
 database is never locked while the model thinks; the session's event loop waits for it, at most
-the timeout.
+the timeout.  One client serves the whole session (``session_client``): its connection to the API
+stays open from one marker to the next instead of a new TLS handshake per marker, and it is closed
+when the session ends (``close_session_client``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import logging
 import os
 import time
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from claudeops import Config, Session
 from claudeops_memory.claude_judge.pricing import api_model, cost_usd
@@ -29,11 +32,15 @@ from claudeops_memory.claude_judge.request import MalformedAnswer, read_verdicts
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.verdict import JudgeVerdict
 
+if TYPE_CHECKING:
+    import anthropic
+
 log = logging.getLogger(__name__)
 
 API_KEY = "ANTHROPIC_API_KEY"
 LOGIN_VARIABLES = ("CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
 _WARNED = "claudeops_memory.claude_judge.unavailable_warned"
+_CLIENT = "claudeops_memory.claude_judge.client"
 
 
 def unavailable_reason(environ: Mapping[str, str]) -> str | None:
@@ -53,6 +60,26 @@ def judge_model_of(config: Config) -> str:
     return api_model(settings.judge_model or config.tier(1).model)
 
 
+def session_client(session: Session, timeout: float) -> anthropic.Anthropic:
+    """The session's client, made on its first marker: later markers reuse its open connection."""
+    client: anthropic.Anthropic | None = session.plugin_state.get(_CLIENT)
+    if client is None:
+        import anthropic  # ~0.3 s to import: only when the Claude judge is really asked
+
+        client = anthropic.Anthropic(api_key=os.environ[API_KEY], base_url=os.environ.get("ANTHROPIC_BASE_URL") or None,
+                                     timeout=timeout, max_retries=0)
+        session.plugin_state[_CLIENT] = client
+    return client
+
+
+def close_session_client(session: Session) -> None:
+    """Close the session's client, if the Claude judge made one (its connection is not left to the
+    garbage collector)."""
+    client: anthropic.Anthropic | None = session.plugin_state.pop(_CLIENT, None)
+    if client is not None:
+        client.close()
+
+
 def ask_claude(session: Session, new: str, existing: list[str], service: str | None,
                category: str) -> list[JudgeVerdict | None] | None:
     """One verdict (or ``None``, left to the offline judge) per text of ``existing``; ``None`` for all
@@ -67,13 +94,11 @@ def ask_claude(session: Session, new: str, existing: list[str], service: str | N
     model = judge_model_of(session.config)
     settings: MemorySettings = session.config.section(SECTION)
     started = time.monotonic()
-    import anthropic  # ~0.3 s to import: only when the Claude judge is really asked
+    import anthropic  # its error types; imported here, as in session_client, only when the judge is asked
 
     try:
-        client = anthropic.Anthropic(api_key=os.environ[API_KEY], base_url=os.environ.get("ANTHROPIC_BASE_URL") or None,
-                                     timeout=settings.judge_timeout_seconds, max_retries=0)
-        with client:
-            response = client.messages.create(**request_arguments(model, new, existing, service, category))
+        client = session_client(session, settings.judge_timeout_seconds)
+        response = client.messages.create(**request_arguments(model, new, existing, service, category))
     except anthropic.APITimeoutError:
         log.warning("the Claude judge (%s) did not answer within memory.judge_timeout_seconds (%g s); the offline "
                     "judge decides instead", model, settings.judge_timeout_seconds)
