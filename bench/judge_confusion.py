@@ -67,11 +67,15 @@ BLOCKS: tuple[Block, ...] = (
     Block("held-out 49-96: scored once, then tuned on", "memory-relations-heldout.jsonl", 48, 96, "tuned"),
     Block("held-out 97-144: scored once, then tuned on", "memory-relations-heldout.jsonl", 96, 144, "tuned"),
     Block("calibration: where the certainty was chosen", "memory-relations-calibration.jsonl", 0, 60, "tuned"),
-    Block("held-out 145-204: fresh block", "memory-relations-heldout.jsonl", 144, 204, "never-tuned"),
-    Block("blind: scored once before the last certainty rule", "memory-relations-blind.jsonl", 0, 90, "never-tuned"),
+    Block("held-out 145-204: fresh until its miss prompted the one-sided condition rule",
+          "memory-relations-heldout.jsonl", 144, 204, "tuned"),
+    Block("blind: seen since the amounts rule; its miss prompted the one-sided condition rule",
+          "memory-relations-blind.jsonl", 0, 90, "tuned"),
     Block("blind2: blind until its miss prompted the one-sided denial rule", "memory-relations-blind2.jsonl", 0, 60,
           "tuned"),
     Block("blind3: written blind, scored once after every change", "memory-relations-blind3.jsonl", 0, 120,
+          "never-tuned"),
+    Block("blind4: written blind before the one-sided condition rule", "memory-relations-blind4.jsonl", 0, 120,
           "never-tuned"),
 )
 """Where each labelled pair comes from and what the judge knew of it (``tests/data/README.md``)."""
@@ -82,10 +86,11 @@ BEFORE: dict[str, tuple[int, int, int]] = {
     "held-out 49-96: scored once, then tuned on": (48, 0, 0),
     "held-out 97-144: scored once, then tuned on": (47, 0, 0),
     "calibration: where the certainty was chosen": (48, 2, 3),
-    "held-out 145-204: fresh block": (49, 4, 1),
-    "blind: scored once before the last certainty rule": (64, 7, 5),
+    "held-out 145-204: fresh until its miss prompted the one-sided condition rule": (49, 4, 1),
+    "blind: seen since the amounts rule; its miss prompted the one-sided condition rule": (64, 7, 5),
     "blind2: blind until its miss prompted the one-sided denial rule": (47, 6, 3),
     "blind3: written blind, scored once after every change": (76, 12, 9),
+    "blind4: written blind before the one-sided condition rule": (78, 15, 8),
 }
 """(right, wrong reinforce, wrong contradict) of the judge before issue 14 (commit c80cece), which
 acted on every call: the baseline of the "no more wrong contradict than before" gate."""

@@ -34,6 +34,7 @@ BLIND_BLOCKS = {
     "memory-relations-blind.jsonl": "3ffc0690ad376b3ebda4b39a87b3f6024ec59fc6a791f2c9a2f93cd1ab226b57",
     "memory-relations-blind2.jsonl": "301263a85d873e520d46074c6b8357022030536bd58a89088b82a313429160d3",
     "memory-relations-blind3.jsonl": "7e1c28a82d31d35dbe843d539ac77db205c0ae2fdb14b90bb8725ca88367d53d",
+    "memory-relations-blind4.jsonl": "3f119e8ccfc1a6c61140718b33c88d0ab462003e38bc4e4fde0f2f0afb9add87",
 }
 """SHA-256 of each blind block as committed before the judge changes it was meant to measure."""
 
@@ -101,8 +102,16 @@ def test_dev_set_is_scored_at_least_27_of_30_with_unsure_calls_kept_apart(scores
 
 def test_held_out_pairs_together_have_at_most_1_percent_wrong_reinforcements(scores: list[Any]) -> None:
     """A wrong ``reinforce`` drops the new fact and strengthens the refuted one: at most 1 % of the
-    474 held-out pairs (the held-out file, the three blind blocks), tuned and never-tuned together."""
+    594 held-out pairs (the held-out file, the four blind blocks), tuned and never-tuned together."""
     gate = _gate(scores, "held-out wrong reinforce")
+    assert gate.met, f"{gate.figure}\n{_misses(scores, 'reinforce')}"
+
+
+def test_every_held_out_block_and_the_dev_set_have_at_most_1_percent_wrong_reinforcements(
+        scores: list[Any]) -> None:
+    """Issue 14 asks it of every block, not only of all held-out pairs together: a block of 60
+    allows none."""
+    gate = _gate(scores, "every held-out block")
     assert gate.met, f"{gate.figure}\n{_misses(scores, 'reinforce')}"
 
 
@@ -115,8 +124,8 @@ def test_held_out_pairs_have_no_more_wrong_contradictions_than_before(scores: li
 def test_never_tuned_blocks_are_reported_apart_from_tuned_ones() -> None:
     kinds = {block.name: block.kind for block in bench.BLOCKS}
     assert [name for name, kind in kinds.items() if kind == "never-tuned"] == [
-        "held-out 145-204: fresh block", "blind: scored once before the last certainty rule",
-        "blind3: written blind, scored once after every change"]
+        "blind3: written blind, scored once after every change",
+        "blind4: written blind before the one-sided condition rule"]
     assert set(bench.BEFORE) == set(kinds)
     lines = {block.file: 0 for block in bench.BLOCKS}
     for block in bench.BLOCKS:
@@ -136,7 +145,7 @@ def test_bench_exits_non_zero_when_a_gate_is_missed() -> None:
     met = subprocess.run(command, capture_output=True, text=True, timeout=120)
     missed = subprocess.run([*command, "--min-certainty", "0"], capture_output=True, text=True, timeout=120)
     assert met.returncode == (1 if "MISSED " in met.stdout else 0), met.stdout
-    assert "wrong reinforce <= 1%: 2/474" in met.stdout, met.stdout
+    assert "wrong reinforce <= 1%: 0/594" in met.stdout, met.stdout
     assert missed.returncode == 1 and "MISSED  held-out wrong reinforce" in missed.stdout, missed.stdout
     assert "every held-out block and the dev set wrong reinforce" in missed.stdout, missed.stdout
     assert "== never-tuned blocks" in met.stdout and "unsure calls" in met.stdout
@@ -192,6 +201,31 @@ def test_a_denial_in_one_text_only_halves_a_reinforcement() -> None:
                                  "Compacting the index has no effect on search speed")
     assert judgement.relation == "reinforce" and judgement.certainty == pytest.approx(0.9 / 2)
     assert "only one text denies something" in judgement.reason
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "shared"),
+    [
+        # a requirement in one text only: does the condition restate it or waive it?
+        ("Redis is required for the job queue to run", "The job queue runs even when redis is down", 7 / 8),
+        # a term each text lacks, counted one for one ("retained ... survive" says *retain* twice)
+        ("Retained sessions survive a redis restart", "Retained sessions are lost when redis restarts", 7 / 8),
+    ],
+)
+def test_a_condition_in_one_text_only_with_another_difference_halves_a_reinforcement(
+        first: str, second: str, shared: float) -> None:
+    """Whether a claim holds under the other text's condition or against it is what a word list
+    misreads, so such a call is unsure (the store keeps both texts and flags them for review)."""
+    judgement = judge.judge_pair(first, second)
+    assert judgement.relation == "reinforce" and judgement.certainty == pytest.approx(shared / 2)
+    assert "a condition in one text only" in judgement.reason
+
+
+def test_a_plain_rewording_into_a_condition_stays_a_sure_reinforcement() -> None:
+    """The condition is the only difference: nothing else for the judge to misread."""
+    judgement = judge.judge_pair("Reloading caddy picks up new certificates",
+                                 "New certificates are picked up when caddy reloads")
+    assert judgement == judge.Judgement("reinforce", 1.0, "the same fact reworded (100% of the content shared)")
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,10 @@ evidence the judge already reads can be trusted:
   against no amount) is at most half sure: the judge cannot check the part that most often differs;
   so is one where only one text denies something that no conflict rule explained ("fixes the
   blank list" / "has no effect on the blank list"): which claim the denial turns around is what a
-  word list misreads;
+  word list misreads; and so is one where only one text says when its claim holds and the texts
+  differ in more than that (a requirement in one only, or a term each lacks): whether the other
+  claim holds under that condition or against it ("survive a broker restart" / "are lost when the
+  broker restarts") is what a word list misreads too;
 * a contradiction the judge reads from structure — different amounts of one measured thing, a
   requirement against a dispensability, a reversed order, an antonym pair, a different value
   (a path, an address, a number) in a one-value slot — is :data:`STRUCTURAL`;
@@ -43,7 +46,8 @@ HALVED = 0.5
 
 def reinforce_certainty(overlap: float, poorly_read: bool) -> float:
     """A conflict-free pair judged the same fact: as sure as its overlap, halved when part of it is
-    read poorly (amounts that differ in kind, a denial in one text only)."""
+    read poorly (amounts that differ in kind, a denial in one text only, a condition in one text
+    only)."""
     return overlap * HALVED if poorly_read else overlap
 
 

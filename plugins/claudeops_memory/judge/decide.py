@@ -16,6 +16,7 @@ Each call comes with how sure the rule that made it is (``certainty``) and the r
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
@@ -145,12 +146,39 @@ def judge_pair(existing: str, new: str, service: str | None = None) -> Judgement
                              f"a different value in a one-value slot ({_percent(overlap)})")
         return Judgement("distinct", STRUCTURAL, "a second thing where there can be many")
     if overlap >= _reinforce_threshold(values):
-        unmatched = "; amounts that do not line up" if values.amounts_unmatched else ""
-        one_denies = bool(first.negated) != bool(second.negated)
-        denial = "; only one text denies something" if one_denies else ""
-        return Judgement("reinforce", reinforce_certainty(overlap, values.amounts_unmatched or one_denies),
-                         f"the same fact reworded ({_percent(overlap)}{unmatched}{denial})")
+        return _reinforcement(first, second, overlap, values)
     return different_facts(overlap)
+
+
+def _reinforcement(first: Features, second: Features, overlap: float, values: QuantityComparison) -> Judgement:
+    """A conflict-free pair with enough overlap: the same fact, as sure as the overlap, half that when
+    part of it is read poorly (each such part is named in the reason)."""
+    poorly_read = [
+        part for part, found in (
+            ("amounts that do not line up", values.amounts_unmatched),
+            ("only one text denies something", bool(first.negated) != bool(second.negated)),
+            ("a condition in one text only", _condition_in_one_text(first, second)),
+        ) if found
+    ]
+    caveats = "".join(f"; {part}" for part in poorly_read)
+    return Judgement("reinforce", reinforce_certainty(overlap, bool(poorly_read)),
+                     f"the same fact reworded ({_percent(overlap)}{caveats})")
+
+
+def _condition_in_one_text(first: Features, second: Features) -> bool:
+    """Only one text says when its claim holds, and the texts differ in more than that: a requirement
+    stated in one only, or a term each lacks (counted one for one, so "retained messages survive"
+    says *retain* twice).  Whether the other text's claim holds under that condition or against it
+    ("lost when the broker restarts" / "survive a broker restart", "succeed even when the container
+    is down" / "the container is required for uploads to succeed") is what a word list misreads; a
+    plain rewording into a condition ("fixes the stalls" / "the stalls clear once ...") differs in
+    nothing else."""
+    if bool(first.conditioned) == bool(second.conditioned):
+        return False
+    if first.modality != second.modality:
+        return True
+    first_terms, second_terms = Counter(first.sequence), Counter(second.sequence)
+    return bool(first_terms - second_terms) and bool(second_terms - first_terms)
 
 
 def different_facts(overlap: float) -> Judgement:
