@@ -13,7 +13,9 @@ What is looked for (each a *directive*, named in the warning by the words that m
 
 * telling the agent to ignore, disregard, forget, override, bypass or skip its instructions,
   rules, prompt, orders, limits, restrictions, cooldowns, policy, permissions or safeguards,
-  or "everything above / previous / prior / earlier";
+  or "everything above / previous / prior / earlier", or, named right after the verb, a guard an
+  operator set: "the maintenance pause / window / hold / mode", "the change freeze", "the pause on
+  …", "the spend cap";
 * claims of precedence: "supersedes", "takes precedence";
 * standing orders and new orders: "standing order", "new / updated / real instructions";
 * grants of permission: "you / tier 2 / the agent / the next tier may now", "you are (now) allowed /
@@ -54,6 +56,11 @@ from functools import lru_cache
 _OBJECTS = (r"instructions?|rules?|prompts?|orders?|guidance|directives?|limits?|restrictions?|cooldowns?|"
             r"polic(?:y|ies)|guardrails?|permissions?|safeguards?|tool gate|read-only")
 
+_GUARDS = (r"(?:maintenance|change)\s+(?:pauses?|holds?|windows?|freezes?|mode)|pauses?\s+(?:on|of|for)\b|"
+           r"spend(?:ing)?\s+(?:caps?|limits?)")
+"""Guards an operator sets around the agent's actions, named right after "ignore", "bypass"...: the
+words alone are ordinary ("alerts during the maintenance window", "the pause between restarts")."""
+
 _ADDRESSEE = r"(?:you|tier\s*[1-9]|the\s+(?:agent|model|next\s+tier|next\s+session))"
 """Who a grant of permission is made to."""
 
@@ -61,6 +68,8 @@ _PATTERNS = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     # ignore / disregard ... instructions; ignore everything above
     rf"\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.\n]{{0,40}}?\b(?:{_OBJECTS})\b",
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+|anything\s+)?(?:previous|prior|earlier|above)\b",
+    # ignore / bypass ... the maintenance pause, the spend cap
+    rf"\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:the\s+|any\s+|all\s+|this\s+|that\s+)?(?:{_GUARDS})",
     # precedence
     r"\bsupersed(?:e|es|ed|ing)\b",
     r"\btakes?\s+precedence\b",
