@@ -21,6 +21,7 @@ from claudeops_web.rendering import (
     CHANGED_EVENT_HEADER,
     VARY,
     changed,
+    jinja_environment,
     operator_errors,
     page,
     rendered,
@@ -34,8 +35,9 @@ from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 from markupsafe import Markup
 
-from claudeops import cached, counted, db, now_timestamp, time_bucket
+from claudeops import counted, db, now_timestamp, time_bucket
 from claudeops_memory import repository
+from claudeops_memory.change_stamp import by_memories
 from claudeops_memory.context import plan_memory_context
 from claudeops_memory.decay import outlook_lines
 from claudeops_memory.decay_policy import DecayPolicy
@@ -46,6 +48,7 @@ from claudeops_memory.repository import CATEGORIES, GENERAL, MemoryRecord
 from claudeops_memory.session_report import session_report, told_summary
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.web import forms
+from claudeops_memory.web.rows import rendered_rows
 
 TABLE = "memories/partials/table.html"
 CHANGED = "memories-changed"
@@ -100,11 +103,12 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
     chosen = (forms.service_filter(service), forms.category_filter(category), forms.show_filter(show))
     fragment = wants_fragment(request)
     with db.connection_context():
-        context, table = cached(("memories-table", *chosen, page_number, added, time_bucket(web.settings.poll_seconds)),
-                                lambda: _rendered_table(request, web, *chosen, page_number, added), owner=web)
+        context, table = by_memories.get(
+            ("memories-table", *chosen, page_number, added, time_bucket(web.settings.poll_seconds)),
+            lambda: _rendered_table(request, web, *chosen, page_number, added), owner=web)
         if fragment:
             return Response(str(table), media_type=MediaType.HTML, headers=VARY)
-        services = cached("memory-services", repository.list_services)
+        services = by_memories.get("memory-services", repository.list_services)
     return page(request, "memories/page.html", TABLE, {
         **context, "table_html": table, "services": services, "deleted": deleted,
         "default_confidence": _settings(web).default_confidence})
@@ -112,8 +116,11 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
 
 def _rendered_table(request: HTMXRequest, web: WebContext, service: str | None, category: str | None, show: str,
                     page_number: int, added: int | None) -> tuple[dict[str, Any], Markup]:
-    """The table's context and its HTML: what the page and its poll show, the costly part of both (cached)."""
+    """The table's context and its HTML: what the page and its poll show, the costly part of both (kept
+    until the memories change, and each row until what it shows changes)."""
     context = {**_table_context(web, service, category, show, page_number), "added": added}
+    context["rows"] = rendered_rows(jinja_environment(request), context["memories"], context["statuses"],
+                                    context["flags"], context["decay"], context["min_confidence"], added)
     return context, rendered(request, TABLE, context)
 
 
