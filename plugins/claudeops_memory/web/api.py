@@ -105,8 +105,8 @@ def _settings(web: WebContext) -> MemorySettings:
 
 def _out(web: WebContext, memories: list[MemoryRecord]) -> list[MemoryOut]:
     settings = _settings(web)
-    status = repository.injection_status(memories, settings.budget_tokens, settings.min_confidence)
     reasons = flag_reasons(memory.id for memory in memories if not memory.active)
+    status = repository.injection_status(memories, settings.budget_tokens, settings.min_confidence, reasons)
     ahead = outlooks(memories, DecayPolicy.of(settings), now_timestamp())
     return [MemoryOut(**memory.as_row(), injection=status[memory.id], flag=reasons.get(memory.id),
                       pinned=memory.pinned, next_decay_at=ahead[memory.id].next_decay_at,

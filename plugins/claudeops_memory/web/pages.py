@@ -35,11 +35,10 @@ from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 from markupsafe import Markup
 
-from claudeops import counted, db, now_timestamp, time_bucket
+from claudeops import counted, db, time_bucket
 from claudeops_memory import repository
 from claudeops_memory.change_stamp import by_memories
 from claudeops_memory.context import plan_memory_context
-from claudeops_memory.decay import outlook_lines
 from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.flags import flag_reasons
 from claudeops_memory.operator_text import warn_if_redacted, without_secrets
@@ -48,7 +47,7 @@ from claudeops_memory.repository import CATEGORIES, GENERAL, MemoryRecord
 from claudeops_memory.session_report import session_report, told_summary
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.web import forms
-from claudeops_memory.web.rows import rendered_rows
+from claudeops_memory.web.rows import decay_lines, rendered_rows
 
 TABLE = "memories/partials/table.html"
 CHANGED = "memories-changed"
@@ -61,14 +60,14 @@ def _settings(web: WebContext) -> MemorySettings:
     return settings
 
 
-def _statuses(web: WebContext, memories: list[MemoryRecord]) -> dict[int, str]:
+def _statuses(web: WebContext, memories: list[MemoryRecord], flagged: dict[int, str] | None = None) -> dict[int, str]:
     settings = _settings(web)
-    return repository.injection_status(memories, settings.budget_tokens, settings.min_confidence)
+    return repository.injection_status(memories, settings.budget_tokens, settings.min_confidence, flagged)
 
 
 def _decay_lines(web: WebContext, memories: list[MemoryRecord]) -> dict[int, str]:
     """When each memory decays next and when it would fall under the floor (beside it, never in the prompt)."""
-    return outlook_lines(memories, DecayPolicy.of(_settings(web)), now_timestamp())
+    return decay_lines(memories, DecayPolicy.of(_settings(web)), time_bucket(web.settings.poll_seconds))
 
 
 def _table_context(web: WebContext, service: str | None, category: str | None, show: str,
@@ -80,8 +79,8 @@ def _table_context(web: WebContext, service: str | None, category: str | None, s
                           {"service": service, "category": category, "show": show if show != "all" else None})
         memories = repository.list_memories(service=service, category=category, limit=current.size,
                                             offset=current.offset, **filters)
-    return {"memories": memories, "statuses": _statuses(web, memories),
-            "flags": flag_reasons(memory.id for memory in memories if not memory.active),
+    flagged = flag_reasons(memory.id for memory in memories if not memory.active)
+    return {"memories": memories, "statuses": _statuses(web, memories, flagged), "flags": flagged,
             "decay": _decay_lines(web, memories), "page": current, "service": service, "category": category,
             "show": show,
             "categories": CATEGORIES, "general": GENERAL, "min_confidence": _settings(web).min_confidence}
