@@ -214,14 +214,15 @@ CREATE TABLE memory_change_stamp (
     version INTEGER NOT NULL
 )"""
 
-CHANGE_STAMP_SOURCES = ("memories", "memory_flags")
-"""What the dashboard's memories table and JSON list are read from: a write to either bumps the stamp."""
+CHANGE_STAMP_SOURCES = ("memories", "memory_flags", "memory_decay")
+"""What the dashboard's memories table and JSON list are read from (the rows, their flags, the decay ledger
+behind each decay outlook): a write to any of them bumps the stamp."""
 
 CHANGE_STAMP_TRIGGERS = tuple(
     f"CREATE TRIGGER {table}_{event.lower()}_stamp AFTER {event} ON {table} "
     "BEGIN UPDATE memory_change_stamp SET version = version + 1 WHERE id = 1; END"
     for table in CHANGE_STAMP_SOURCES for event in ("INSERT", "UPDATE", "DELETE"))
-"""Every row written to the memories or their flags, by any connection of any process, in the writer's own
+"""Every row written to those tables, by any connection of any process, in the writer's own
 transaction: SQLite's triggers are part of the schema, so no writer can skip them."""
 
 
@@ -369,7 +370,7 @@ def add_listing_order_index(database: peewee.Database) -> None:
 
 
 def add_change_stamp(database: peewee.Database) -> None:
-    """A version of the memories and their flags (issue 18 item 4): the dashboard keeps what it read from
+    """A version of the memories, their flags and decay ledger (issue 18 item 4): the dashboard keeps what it read from
     them until it changes, not until any commit. SQLite only: on PostgreSQL the dashboard keeps nothing
     (no stamp), and one row every memory write updated would serialise concurrent writers there."""
     if isinstance(database, peewee.PostgresqlDatabase):

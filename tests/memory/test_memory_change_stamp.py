@@ -1,5 +1,6 @@
 """The memories' change stamp (migration ``015_memory_change_stamp``): what the dashboard keeps while it
-stays the same must be read anew after any write to the memories or their flags, whoever writes —
+stays the same must be read anew after any write to the memories, their flags or decay ledger, whoever
+writes —
 here another process with a plain ``sqlite3`` connection, as an operator's shell would — and only
 then: a run committing its events and sessions leaves it alone."""
 
@@ -41,6 +42,8 @@ def one_memory(memory_app: LoadedApp) -> int:
     "UPDATE memories SET active = 0",
     "DELETE FROM memories",
     f"INSERT INTO memory_flags (memory_id, reason, flagged_at) SELECT id, 'reads as an order', '{NOW}' FROM memories",
+    f"INSERT OR REPLACE INTO memory_decay (memory_id, base_updated_at, weeks_applied) SELECT id, '{NOW}', 3 "
+    "FROM memories",
 ])
 def test_a_write_to_the_memories_by_another_process_moves_the_stamp(memory_app: LoadedApp, one_memory: int,
                                                                      statement: str) -> None:

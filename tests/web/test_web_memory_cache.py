@@ -1,6 +1,6 @@
-"""The memories table, its poll and the JSON list are kept until the memories or their flags change, and
-each rendered row until what it shows changes: every change another process makes is seen on the
-next request, in the row it changed, while the rows it did not change are served as kept."""
+"""The memories table, its poll and the JSON list are kept until the memories, their flags or decay ledger
+change, and each rendered row until what it shows changes: every change another process makes is seen
+on the next request, in the row it changed, while the rows it did not change are served as kept."""
 
 from __future__ import annotations
 
