@@ -16,6 +16,7 @@ bounded (the least recently used entries go first).
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
@@ -31,7 +32,8 @@ from claudeops_memory.repository import MemoryRecord
 
 ROW_TEMPLATE = "memories/partials/row.html"
 MAX_ENTRIES = 2048
-"""Rows (and decay lines) kept per process: a few pages under a few filters, each in its few states."""
+"""Rows kept per dashboard (and decay lines per process): a few pages under a few filters, each in its few
+states."""
 
 V = TypeVar("V")
 
@@ -58,8 +60,18 @@ class KeptByInputs(Generic[V]):
                 self._kept.popitem(last=False)
 
 
-_rows: KeptByInputs[Markup] = KeptByInputs()
+_rows_lock = threading.Lock()
+_rows: weakref.WeakKeyDictionary[Environment, KeptByInputs[Markup]] = weakref.WeakKeyDictionary()
+"""The rows of each dashboard's template environment, gone with it (tests build many dashboards)."""
 _lines: KeptByInputs[str] = KeptByInputs()
+
+
+def _rows_of(environment: Environment) -> KeptByInputs[Markup]:
+    with _rows_lock:
+        kept = _rows.get(environment)
+        if kept is None:
+            kept = _rows[environment] = KeptByInputs()
+        return kept
 
 
 def rendered_rows(environment: Environment, memories: Sequence[MemoryRecord], statuses: Mapping[int, str],
@@ -67,18 +79,18 @@ def rendered_rows(environment: Environment, memories: Sequence[MemoryRecord], st
                   added: int | None) -> list[Markup]:
     """Each memory's ``<tr>``, as the row macro renders it, from the kept rows where one was rendered the same."""
     macro: Callable[..., Any] | None = None
+    kept = _rows_of(environment)
     rows = []
     for memory in memories:
         arguments = (memory, statuses.get(memory.id, "inactive"), min_confidence, memory.id == added,
                      flags.get(memory.id), decay.get(memory.id), format_ago(memory.updated_at))
-        key = (environment, *arguments)
-        html = _rows.get(key)
+        html = kept.get(arguments)
         if html is None:
             if macro is None:
                 macro = environment.get_template(ROW_TEMPLATE).module.memory_row  # type: ignore[attr-defined]
             shown, status, threshold, highlighted, flag, decay_line, ago = arguments
             html = Markup(macro(shown, status, threshold, added=highlighted, flag=flag, decay=decay_line, ago=ago))
-            _rows.put(key, html)
+            kept.put(arguments, html)
         rows.append(html)
     return rows
 
