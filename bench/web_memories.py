@@ -10,13 +10,16 @@ Jinja template, the same 50 rows the table shows, read with one plain ``sqlite3`
 (``ORDER BY confidence DESC, id DESC LIMIT 50``) on a connection kept per thread — the baselines
 each with uvicorn (one worker, its own process). Each endpoint gets requests sequentially over
 one keep-alive connection: 30 warm-up requests, then 200 timed ones, against a dashboard with
-one worker. The dashboard keeps answers until the data changes (``claudeops.cached``), so each
-endpoint is measured twice: unchanged data (a *hit*, what a polling page mostly asks) and with
-a write committed by this process before every request (a *miss*: the page read and rendered
-anew; the write is not timed). It prints p50 and p99 in milliseconds and as ratios to the bare
-handler and to the plain page measured in the same run, and exits 1 if the /memories p99 misses
-the target (50 ms). Issue 18's target: /memories, its poll fragment and the JSON list at most
-2x the plain page (p50) at 100k and at 1k. With ``--wrk`` it also measures throughput at
+one worker. The dashboard keeps what it read from the memories until they change, and each
+rendered row until what it shows changes, so each endpoint is measured three times: unchanged
+data (a *hit*, what a polling page mostly asks); a write to another table committed by this
+process before every request (*miss, other table*: what a running session's events do); and a
+memory shown on the page changed before every request, its observation edited (*miss, memory*:
+the count, the prompt's plan, the page's rows and that row read and rendered anew). Writes are
+not timed. It prints p50 and p99 in milliseconds and as ratios to the bare handler and to the
+plain page measured in the same run, and exits 1 if the /memories p99 misses the target (50 ms).
+Issue 18's target: /memories, its poll fragment and the JSON list at most 2x the plain page
+(p50) at 100k and at 1k; the verdict is printed for every case. With ``--wrk`` it also measures throughput at
 concurrency 16 with ``wrk`` (Debian: ``apt-get install wrk``) for 10 s per endpoint: the plain
 page, and each endpoint with ``web.workers`` 1 and 2.
 
@@ -185,18 +188,33 @@ ENDPOINTS = {"/memories (full page)": ("/memories", None),
 
 
 class Writer:
-    """Commits a write (to a table of its own) from this process: every cached answer of the dashboard is stale."""
+    """Commits a write from this process before each request: to a table of its own (every answer kept by
+    the whole-database stamp is stale), or to a memory on the first page (what the table shows is stale)."""
 
     def __init__(self, state_dir: Path) -> None:
         self.connection = sqlite3.connect(state_dir / "claudeops.db", isolation_level=None, timeout=10)
         self.connection.execute("CREATE TABLE IF NOT EXISTS bench_writes (at REAL)")
+        self.shown = [row[0] for row in self.connection.execute(
+            "SELECT id FROM memories ORDER BY confidence DESC, id DESC LIMIT 50")]
+        self.edits = 0
 
-    def __call__(self) -> None:
+    def other_table(self) -> None:
         self.connection.execute("INSERT INTO bench_writes VALUES (?)", (time.time(),))
+
+    def memory(self) -> None:
+        """Edit the observation of the next memory shown (adding or taking back a suffix)."""
+        memory_id = self.shown[self.edits % len(self.shown)]
+        self.edits += 1
+        self.connection.execute("UPDATE memories SET observation = CASE WHEN observation LIKE '% (edited)' "
+                                "THEN substr(observation, 1, length(observation) - 9) "
+                                "ELSE observation || ' (edited)' END WHERE id = ?", (memory_id,))
 
     def close(self) -> None:
         self.connection.execute("DROP TABLE bench_writes")
         self.connection.close()
+
+
+CASES = ("hit", "miss, other table", "miss, memory")
 
 
 def one_size(rows: int, with_wrk: bool) -> tuple[bool, bool]:
@@ -216,8 +234,9 @@ def one_size(rows: int, with_wrk: bool) -> tuple[bool, bool]:
             baseline = measure(servers["bare"][1], "/hello")
             plain = measure(servers["plain"][1], "/plain")
             port = servers["dashboard-1"][1]
-            results = {f"{name} {case}": measure(port, path, headers, writer if case == "miss" else None)
-                       for name, (path, headers) in ENDPOINTS.items() for case in ("hit", "miss")}
+            before = {"hit": None, "miss, other table": writer.other_table, "miss, memory": writer.memory}
+            results = {f"{name} {case}": measure(port, path, headers, before[case])
+                       for name, (path, headers) in ENDPOINTS.items() for case in CASES}
             rates = {}
             if with_wrk:
                 rates = {"plain page (1 worker)": throughput(servers["plain"][1], "/plain"),
@@ -233,23 +252,24 @@ def one_size(rows: int, with_wrk: bool) -> tuple[bool, bool]:
     plain_p50 = percentile(plain, 0.5)
     print(f"\n{size_label(rows)} memories: {REQUESTS} sequential requests each after {WARM_UP} warm-up, one keep-alive "
           f"connection; load average {os.getloadavg()[0]:.1f}")
-    print(f"{'endpoint':31} {'p50 ms':>8} {'p99 ms':>8} {'p50 ×bare':>10} {'p99 ×bare':>10} {'p50 ×plain':>11}")
-    print(f"{'bare Litestar /hello':31} {base_p50:8.2f} {base_p99:8.2f} {1:10.1f} {1:10.1f}")
-    print(f"{'plain Litestar+Jinja page':31} {plain_p50:8.2f} {percentile(plain, 0.99):8.2f} "
+    print(f"{'endpoint':40} {'p50 ms':>8} {'p99 ms':>8} {'p50 ×bare':>10} {'p99 ×bare':>10} {'p50 ×plain':>11}")
+    print(f"{'bare Litestar /hello':40} {base_p50:8.2f} {base_p99:8.2f} {1:10.1f} {1:10.1f}")
+    print(f"{'plain Litestar+Jinja page':40} {plain_p50:8.2f} {percentile(plain, 0.99):8.2f} "
           f"{plain_p50 / base_p50:10.1f} {percentile(plain, 0.99) / base_p99:10.1f} {1:11.2f}")
-    within_plain = True
+    within_plain = dict.fromkeys(CASES, True)
     for name, timings in results.items():
         p50, p99 = percentile(timings, 0.5), percentile(timings, 0.99)
-        if name.endswith("hit"):
-            within_plain = within_plain and p50 <= 2 * plain_p50
-        print(f"{name:31} {p50:8.2f} {p99:8.2f} {p50 / base_p50:10.1f} {p99 / base_p99:10.1f} {p50 / plain_p50:11.2f}")
+        case = next(case for case in CASES if name.endswith(case))
+        within_plain[case] = within_plain[case] and p50 <= 2 * plain_p50
+        print(f"{name:40} {p50:8.2f} {p99:8.2f} {p50 / base_p50:10.1f} {p99 / base_p99:10.1f} {p50 / plain_p50:11.2f}")
     for name, rate in rates.items():
         print(f"  wrk, 16 connections: {name:36} {rate:8.0f} req/s")
-    memories_p99 = max(percentile(results[f"/memories (full page) {case}"], 0.99) for case in ("hit", "miss"))
+    memories_p99 = max(percentile(results[f"/memories (full page) {case}"], 0.99) for case in CASES)
     verdict = "meets" if memories_p99 < TARGET_P99_MS else "MISSES"
     print(f"/memories p99 {memories_p99:.1f} ms {verdict} the target of {TARGET_P99_MS:.0f} ms; every endpoint "
-          f"<= 2x the plain page (p50, unchanged data): {'met' if within_plain else 'NOT met'}")
-    return memories_p99 < TARGET_P99_MS, within_plain
+          "<= 2x the plain page (p50): " + ", ".join(f"{case} {'met' if met else 'NOT met'}"
+                                                      for case, met in within_plain.items()))
+    return memories_p99 < TARGET_P99_MS, all(within_plain.values())
 
 
 def main(sizes: tuple[int, ...], with_wrk: bool) -> int:

@@ -29,7 +29,7 @@ from claudeops.cli.doctor import Check as DoctorCheck
 from claudeops.clock import Clock, FakeClock, from_timestamp, now_timestamp, to_timestamp, utc_now
 from claudeops.collector import collector_paused
 from claudeops.config import Config, ConfigError, parse_flag, setting
-from claudeops.data_cache import cached, time_bucket
+from claudeops.data_cache import StampedCache, cached, time_bucket
 from claudeops.directives import directive_reason, find_directives
 from claudeops.encoding import bytes_problem, text_problem
 from claudeops.exit_codes import (
@@ -192,6 +192,7 @@ __all__ = [
     "SessionDetail",
     "SessionRow",
     "ShellCommand",
+    "StampedCache",
     "StartRefused",
     "StartedRun",
     "StopRefused",

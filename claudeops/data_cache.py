@@ -31,38 +31,58 @@ MAX_ENTRIES = 64
 
 @dataclass
 class _Kept:
-    stamp: tuple[object, ...]
+    stamp: Hashable
     entries: dict[Hashable, tuple[object, Any]] = field(default_factory=dict)
 
 
-_lock = threading.Lock()
-_kept: _Kept | None = None
+class StampedCache:
+    """Answers kept while ``stamp()`` returns the same value: one such cache per process, shared by its threads.
+
+    ``stamp`` must change whenever anything the kept answers were read from may have changed, whoever
+    changed it, and return ``None`` when no such value is known (then nothing is kept). The process-wide
+    :func:`cached` is stamped with :func:`~claudeops.store.data_stamp` (any commit to the database); a
+    plugin whose answers read only its own tables can keep them longer with a stamp of those tables (the
+    memory plugin's: a version its triggers bump on every write to the memories and their flags), so a
+    commit elsewhere (a run recording events) does not throw them away.
+    """
+
+    def __init__(self, stamp: Callable[[], Hashable | None]) -> None:
+        self._stamp = stamp
+        self._lock = threading.Lock()
+        self._kept: _Kept | None = None
+
+    def get(self, key: Hashable, compute: Callable[[], T], owner: object = None) -> T:
+        """``compute()``, or what it returned for ``key`` and ``owner`` while the stamp has not changed since.
+
+        ``key`` names everything the answer depends on besides the stamped data (filters, page,
+        :func:`time_bucket` for answers that name the time). ``owner`` is what the answer was computed
+        for when settings shape it (the dashboard's context, a plugin's settings): an answer is given
+        back to that very object only, so two applications in one process never share one.
+        """
+        stamp = self._stamp()
+        if stamp is None:
+            return compute()
+        with self._lock:
+            if self._kept is None or self._kept.stamp != stamp or len(self._kept.entries) >= MAX_ENTRIES:
+                self._kept = _Kept(stamp)
+            kept = self._kept
+            found = kept.entries.get(key)
+        if found is not None and found[0] is owner:
+            return found[1]  # type: ignore[no-any-return]
+        value = compute()
+        if self._stamp() == stamp:  # nothing it was read from changed while it was computed
+            with self._lock:
+                kept.entries[key] = (owner, value)
+        return value
+
+
+_by_data = StampedCache(data_stamp)
 
 
 def cached(key: Hashable, compute: Callable[[], T], owner: object = None) -> T:
-    """``compute()``, or what it returned for ``key`` and ``owner`` while the data has not changed since.
-
-    ``key`` names everything the answer depends on besides the data (filters, page,
-    :func:`time_bucket` for answers that name the time). ``owner`` is what the answer was computed
-    for when settings shape it (the dashboard's context, a plugin's settings): an answer is given
-    back to that very object only, so two applications in one process never share one.
-    """
-    global _kept
-    stamp = data_stamp()
-    if stamp is None:
-        return compute()
-    with _lock:
-        if _kept is None or _kept.stamp != stamp or len(_kept.entries) >= MAX_ENTRIES:
-            _kept = _Kept(stamp)
-        kept = _kept
-        found = kept.entries.get(key)
-    if found is not None and found[0] is owner:
-        return found[1]  # type: ignore[no-any-return]
-    value = compute()
-    if data_stamp() == stamp:  # no commit of anyone while it was computed
-        with _lock:
-            kept.entries[key] = (owner, value)
-    return value
+    """``compute()``, or what it returned for ``key`` and ``owner`` while the data has not changed since
+    (:meth:`StampedCache.get`, stamped with :func:`~claudeops.store.data_stamp`)."""
+    return _by_data.get(key, compute, owner)
 
 
 def time_bucket(seconds: int) -> int:

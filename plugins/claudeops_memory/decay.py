@@ -41,7 +41,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -281,14 +281,23 @@ def _adopt(policy: DecayPolicy, now: str) -> None:
                                     "scheduled_at = excluded.scheduled_at"), (policy.fingerprint, now))
 
 
-def outlooks(memories: Sequence[MemoryRecord], policy: DecayPolicy, now: str) -> dict[int, Outlook]:
-    """Each memory's :class:`~claudeops_memory.decay_outlook.Outlook` at ``now``: what decay due then does to it,
-    when its next week falls due and when it would fall under the floor (the dashboard, ``context --explain``)."""
+def decay_ledger(memory_ids: Iterable[int]) -> dict[int, tuple[str, int]]:
+    """The decay ledger's entry (``base_updated_at``, ``weeks_applied``) of each of ``memory_ids`` that has one."""
     ledger: dict[int, tuple[str, int]] = {}
-    for chunk in peewee.chunked([memory.id for memory in memories], 500):
+    for chunk in peewee.chunked(list(memory_ids), 500):
         statement = f"SELECT memory_id, base_updated_at, weeks_applied FROM memory_decay WHERE memory_id IN " \
                     f"({', '.join('?' * len(chunk))})"
         ledger.update((row[0], (row[1], row[2])) for row in db.execute_sql(portable_sql(statement), chunk).fetchall())
+    return ledger
+
+
+def outlooks(memories: Sequence[MemoryRecord], policy: DecayPolicy, now: str,
+             ledger: Mapping[int, tuple[str, int]] | None = None) -> dict[int, Outlook]:
+    """Each memory's :class:`~claudeops_memory.decay_outlook.Outlook` at ``now``: what decay due then does to it,
+    when its next week falls due and when it would fall under the floor (the dashboard, ``context --explain``).
+    ``ledger``: their :func:`decay_ledger`, when the caller has read it."""
+    if ledger is None:
+        ledger = decay_ledger(memory.id for memory in memories)
     cutoffs = Cutoffs(policy, now)
     return {memory.id: outlook(DecayInputs(memory.id, memory.category, memory.confidence, memory.active,
                                            memory.updated_at, memory.pinned_at, memory.unpinned_at,
@@ -306,8 +315,9 @@ def weeks_due(updated_at: str, now: str, grace_days: int, decay_per_week: float,
     return Cutoffs(policy, now).weeks_due(policy.default, decay_base(updated_at, unpinned_at))
 
 
-def outlook_lines(memories: Sequence[MemoryRecord], policy: DecayPolicy, now: str) -> dict[int, str]:
+def outlook_lines(memories: Sequence[MemoryRecord], policy: DecayPolicy, now: str,
+                  ledger: Mapping[int, tuple[str, int]] | None = None) -> dict[int, str]:
     """Each memory's decay outlook as the line the operator reads beside it (the dashboard, ``--explain``)."""
-    ahead = outlooks(memories, policy, now)
+    ahead = outlooks(memories, policy, now, ledger)
     return {memory.id: describe_outlook(memory.pinned, memory.active, memory.confidence, memory.category,
                                         ahead[memory.id], policy) for memory in memories}

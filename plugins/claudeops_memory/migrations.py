@@ -208,6 +208,24 @@ LISTING_ORDER_INDEX = "CREATE INDEX idx_memories_listing ON memories(confidence,
 inactive alike): without it a page of 50 sorts every memory of the same confidence first."""
 
 
+CHANGE_STAMP_TABLE = """\
+CREATE TABLE memory_change_stamp (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    version INTEGER NOT NULL
+)"""
+
+CHANGE_STAMP_SOURCES = ("memories", "memory_flags", "memory_decay")
+"""What the dashboard's memories table and JSON list are read from (the rows, their flags, the decay ledger
+behind each decay outlook): a write to any of them bumps the stamp."""
+
+CHANGE_STAMP_TRIGGERS = tuple(
+    f"CREATE TRIGGER {table}_{event.lower()}_stamp AFTER {event} ON {table} "
+    "BEGIN UPDATE memory_change_stamp SET version = version + 1 WHERE id = 1; END"
+    for table in CHANGE_STAMP_SOURCES for event in ("INSERT", "UPDATE", "DELETE"))
+"""Every row written to those tables, by any connection of any process, in the writer's own
+transaction: SQLite's triggers are part of the schema, so no writer can skip them."""
+
+
 def create_memories(database: peewee.Database) -> None:
     """SPEC-0015 migration 005: the ``memories`` table and its three indexes."""
     postgres = isinstance(database, peewee.PostgresqlDatabase)
@@ -351,6 +369,18 @@ def add_listing_order_index(database: peewee.Database) -> None:
     database.execute_sql(LISTING_ORDER_INDEX)
 
 
+def add_change_stamp(database: peewee.Database) -> None:
+    """A version of the memories, their flags and decay ledger (issue 18 item 4): the dashboard keeps what it read from
+    them until it changes, not until any commit. SQLite only: on PostgreSQL the dashboard keeps nothing
+    (no stamp), and one row every memory write updated would serialise concurrent writers there."""
+    if isinstance(database, peewee.PostgresqlDatabase):
+        return
+    database.execute_sql(CHANGE_STAMP_TABLE)
+    database.execute_sql("INSERT INTO memory_change_stamp (id, version) VALUES (1, 0)")
+    for statement in CHANGE_STAMP_TRIGGERS:
+        database.execute_sql(statement)
+
+
 MIGRATIONS = (
     Migration("005_create_memories", create_memories),
     Migration("006_decay_ledger_and_lookup_indexes", create_decay_ledger_and_lookup_indexes),
@@ -367,4 +397,6 @@ MIGRATIONS = (
     Migration("013_decay_schedule_and_pins", add_decay_schedule_and_pins),
     # the default order of the dashboard and `memories list`, served without a sort (issue 18 item 4)
     Migration("014_listing_order_index", add_listing_order_index),
+    # a version of the memories and their flags, bumped by triggers: the dashboard's cache key (issue 18 item 4)
+    Migration("015_memory_change_stamp", add_change_stamp),
 )

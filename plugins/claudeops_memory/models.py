@@ -11,7 +11,7 @@ written once, in :func:`same_service_sql`.
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import peewee
@@ -99,9 +99,11 @@ class MemoryRecord:
     @classmethod
     def from_row(cls, row: tuple[Any, ...]) -> MemoryRecord:
         """A record from a row of :data:`MEMORY_COLUMNS` (``active`` comes back from SQL as 0/1)."""
-        values = dict(zip(MEMORY_COLUMNS, row, strict=True))
-        values["active"] = bool(values["active"])
-        return cls(**values)
+        if len(row) != len(MEMORY_COLUMNS):
+            raise ValueError(f"a memory row has {len(MEMORY_COLUMNS)} columns, not {len(row)}")
+        values = list(row)
+        values[_ACTIVE] = bool(values[_ACTIVE])
+        return cls(*values)  # positional, in MEMORY_COLUMNS' order: a page of rows is read on every dashboard poll
 
     @classmethod
     def from_model(cls, row: Memory) -> MemoryRecord:
@@ -120,6 +122,11 @@ class MemoryRecord:
     def as_row(self) -> dict[str, Any]:
         """Exactly the table's columns (``active`` as a boolean), e.g. for ``--json``."""
         return asdict(self)
+
+
+_ACTIVE = MEMORY_COLUMNS.index("active")
+if tuple(field.name for field in fields(MemoryRecord)) != MEMORY_COLUMNS:  # from_row passes values by position
+    raise TypeError("MemoryRecord's fields must be MEMORY_COLUMNS, in the same order")
 
 
 def same_service_sql(service: str | None) -> tuple[str, tuple[Any, ...]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import claudeops.data_cache
-from claudeops import cached, data_stamp, time_bucket
+from claudeops import StampedCache, cached, data_stamp, time_bucket
 from claudeops.app import App
 from claudeops.store import ConnectionPerThread, close_store, db, open_store
 
@@ -148,6 +148,28 @@ def test_nothing_is_kept_without_a_stamp(claudeops_state_dir: Path) -> None:
         assert reader.reads == 3
     finally:
         close_store()
+
+
+def test_a_cache_with_a_stamp_of_its_own_reads_again_only_when_that_stamp_moves() -> None:
+    """``StampedCache``: a plugin keeps answers read from its own tables while their stamp stays, whatever
+    else is committed; an answer computed while the stamp moved is not kept; no stamp, nothing kept."""
+    stamp: list[int | None] = [1]
+    reads: list[int] = []
+
+    def read() -> int:
+        reads.append(1)
+        if len(reads) == 2:
+            stamp[0] = 3  # a write lands while the answer is being computed
+        return len(reads)
+
+    cache = StampedCache(lambda: stamp[0])
+    assert [cache.get("answer", read) for _ in range(3)] == [1, 1, 1]
+    stamp[0] = 2
+    assert cache.get("answer", read) == 2  # computed while the stamp moved to 3: given, not kept
+    assert cache.get("answer", read) == 3
+    assert cache.get("answer", read) == 3
+    stamp[0] = None
+    assert [cache.get("answer", read) for _ in range(2)] == [4, 5]
 
 
 def test_a_kept_connection_serves_the_next_use_of_its_thread(database: Path) -> None:

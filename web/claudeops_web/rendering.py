@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from jinja2 import Environment
 from litestar import Request, Response
 from litestar.exceptions import (
     HTTPException,
@@ -69,10 +70,15 @@ def page(request: Request[Any, Any, Any], template: str, fragment: str, context:
 def rendered(request: Request[Any, Any, Any], template: str, context: Mapping[str, Any]) -> Markup:
     """``template`` rendered with ``context`` (and the environment's globals) as markup: a part of a page
     kept in :mod:`claudeops_web.data_cache` and put into the page as it is."""
+    return Markup(jinja_environment(request).get_template(template).render(context))
+
+
+def jinja_environment(request: Request[Any, Any, Any]) -> Environment:
+    """The dashboard's Jinja environment: its templates, filters and globals (for rendering a macro from Python)."""
     engine = request.app.template_engine
     if not isinstance(engine, JinjaTemplateEngine):
         raise TypeError("the dashboard renders with Jinja")
-    return Markup(engine.engine.get_template(template).render(context))
+    return engine.engine
 
 
 def changed(event: str, status_code: int = 200) -> Response[str]:

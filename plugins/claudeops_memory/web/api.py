@@ -19,8 +19,9 @@ from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 
-from claudeops import MAX_ROW_ID, MAX_SERVICE_LENGTH, cached, db, now_timestamp, time_bucket
+from claudeops import MAX_ROW_ID, MAX_SERVICE_LENGTH, db, now_timestamp, time_bucket
 from claudeops_memory import repository
+from claudeops_memory.change_stamp import by_memories
 from claudeops_memory.decay import outlooks
 from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.flags import flag_reasons
@@ -104,8 +105,8 @@ def _settings(web: WebContext) -> MemorySettings:
 
 def _out(web: WebContext, memories: list[MemoryRecord]) -> list[MemoryOut]:
     settings = _settings(web)
-    status = repository.injection_status(memories, settings.budget_tokens, settings.min_confidence)
     reasons = flag_reasons(memory.id for memory in memories if not memory.active)
+    status = repository.injection_status(memories, settings.budget_tokens, settings.min_confidence, reasons)
     ahead = outlooks(memories, DecayPolicy.of(settings), now_timestamp())
     return [MemoryOut(**memory.as_row(), injection=status[memory.id], flag=reasons.get(memory.id),
                       pinned=memory.pinned, next_decay_at=ahead[memory.id].next_decay_at,
@@ -129,8 +130,9 @@ def list_memories(web: NamedDependency[WebContext],
     filters: dict[str, Any] = {"service": forms.service_filter(service), "category": forms.category_filter(category),
                                **forms.visibility(forms.show_filter(show))}
     with db.connection_context(), operator_errors():
-        return cached(("api-memories", *filters.items(), limit, offset, time_bucket(web.settings.poll_seconds)),
-                      lambda: _listed(web, filters, limit, offset), owner=web)
+        return by_memories.get(("api-memories", *filters.items(), limit, offset,
+                                time_bucket(web.settings.poll_seconds)),
+                               lambda: _listed(web, filters, limit, offset), owner=web)
 
 
 def _listed(web: WebContext, filters: dict[str, Any], limit: int, offset: int) -> OffsetPagination[MemoryOut]:

@@ -21,6 +21,7 @@ from claudeops_web.rendering import (
     CHANGED_EVENT_HEADER,
     VARY,
     changed,
+    jinja_environment,
     operator_errors,
     page,
     rendered,
@@ -34,10 +35,10 @@ from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 from markupsafe import Markup
 
-from claudeops import cached, counted, db, now_timestamp, time_bucket
+from claudeops import counted, db, time_bucket
 from claudeops_memory import repository
+from claudeops_memory.change_stamp import by_memories
 from claudeops_memory.context import plan_memory_context
-from claudeops_memory.decay import outlook_lines
 from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.flags import flag_reasons
 from claudeops_memory.operator_text import warn_if_redacted, without_secrets
@@ -46,6 +47,7 @@ from claudeops_memory.repository import CATEGORIES, GENERAL, MemoryRecord
 from claudeops_memory.session_report import session_report, told_summary
 from claudeops_memory.settings import SECTION, MemorySettings
 from claudeops_memory.web import forms
+from claudeops_memory.web.rows import decay_lines, rendered_rows
 
 TABLE = "memories/partials/table.html"
 CHANGED = "memories-changed"
@@ -58,14 +60,14 @@ def _settings(web: WebContext) -> MemorySettings:
     return settings
 
 
-def _statuses(web: WebContext, memories: list[MemoryRecord]) -> dict[int, str]:
+def _statuses(web: WebContext, memories: list[MemoryRecord], flagged: dict[int, str] | None = None) -> dict[int, str]:
     settings = _settings(web)
-    return repository.injection_status(memories, settings.budget_tokens, settings.min_confidence)
+    return repository.injection_status(memories, settings.budget_tokens, settings.min_confidence, flagged)
 
 
 def _decay_lines(web: WebContext, memories: list[MemoryRecord]) -> dict[int, str]:
     """When each memory decays next and when it would fall under the floor (beside it, never in the prompt)."""
-    return outlook_lines(memories, DecayPolicy.of(_settings(web)), now_timestamp())
+    return decay_lines(memories, DecayPolicy.of(_settings(web)), time_bucket(web.settings.poll_seconds))
 
 
 def _table_context(web: WebContext, service: str | None, category: str | None, show: str,
@@ -77,8 +79,8 @@ def _table_context(web: WebContext, service: str | None, category: str | None, s
                           {"service": service, "category": category, "show": show if show != "all" else None})
         memories = repository.list_memories(service=service, category=category, limit=current.size,
                                             offset=current.offset, **filters)
-    return {"memories": memories, "statuses": _statuses(web, memories),
-            "flags": flag_reasons(memory.id for memory in memories if not memory.active),
+    flagged = flag_reasons(memory.id for memory in memories if not memory.active)
+    return {"memories": memories, "statuses": _statuses(web, memories, flagged), "flags": flagged,
             "decay": _decay_lines(web, memories), "page": current, "service": service, "category": category,
             "show": show,
             "categories": CATEGORIES, "general": GENERAL, "min_confidence": _settings(web).min_confidence}
@@ -100,11 +102,12 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
     chosen = (forms.service_filter(service), forms.category_filter(category), forms.show_filter(show))
     fragment = wants_fragment(request)
     with db.connection_context():
-        context, table = cached(("memories-table", *chosen, page_number, added, time_bucket(web.settings.poll_seconds)),
-                                lambda: _rendered_table(request, web, *chosen, page_number, added), owner=web)
+        context, table = by_memories.get(
+            ("memories-table", *chosen, page_number, added, time_bucket(web.settings.poll_seconds)),
+            lambda: _rendered_table(request, web, *chosen, page_number, added), owner=web)
         if fragment:
             return Response(str(table), media_type=MediaType.HTML, headers=VARY)
-        services = cached("memory-services", repository.list_services)
+        services = by_memories.get("memory-services", repository.list_services)
     return page(request, "memories/page.html", TABLE, {
         **context, "table_html": table, "services": services, "deleted": deleted,
         "default_confidence": _settings(web).default_confidence})
@@ -112,8 +115,11 @@ def memories_page(request: HTMXRequest, web: NamedDependency[WebContext],
 
 def _rendered_table(request: HTMXRequest, web: WebContext, service: str | None, category: str | None, show: str,
                     page_number: int, added: int | None) -> tuple[dict[str, Any], Markup]:
-    """The table's context and its HTML: what the page and its poll show, the costly part of both (cached)."""
+    """The table's context and its HTML: what the page and its poll show, the costly part of both (kept
+    until the memories change, and each row until what it shows changes)."""
     context = {**_table_context(web, service, category, show, page_number), "added": added}
+    context["rows"] = rendered_rows(jinja_environment(request), context["memories"], context["statuses"],
+                                    context["flags"], context["decay"], context["min_confidence"], added)
     return context, rendered(request, TABLE, context)
 
 
