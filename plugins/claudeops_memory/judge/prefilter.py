@@ -137,8 +137,9 @@ def _novel_specific(own: Sequence, other: Sequence) -> tuple[AbstractSet[str], b
     term of the other text alone may spell, and no amount place), and whether it finds any new
     term at all.  Both texts' terms must be indexed."""
     novel = own.content - other.terms
-    alike = spelled_alike(own.terms, spellings.generation) & novel
-    if alike:
+    generation = spellings.generation
+    alike = spelled_alike(own.terms, generation) & novel
+    if alike and not close_to_any(own.terms, generation).isdisjoint(other.terms):  # else no term is spelled
         other_only = other.terms - own.terms
         novel = novel - {term for term in alike if not close_spellings_of(term).isdisjoint(other_only)}
     return specific_terms(novel), bool(novel)
