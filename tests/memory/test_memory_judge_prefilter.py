@@ -253,3 +253,74 @@ def test_a_full_spelling_index_costs_time_never_an_answer(monkeypatch: pytest.Mo
 
     assert judge.spellings.close_spellings("qwvdriver") is None
     assert _grouped(new, group, "plex") == [_reference(text, new, "plex") for text in group]
+
+
+UNTOUCHED_LOOKALIKES = {
+    "a close spelling": ("The zqtranscoder stalls on 4k files", "Zqtranscoding needs a gpu driver update"),
+    "a prefix negation in the memory": ("The share is available to guests", "Unavailable after midnight backups"),
+    "a prefix negation in the new text": ("The share is unavailable to guests", "Available after midnight backups"),
+    "opposite events": ("Takes 60s to start", "Takes 60s to stop"),
+    "the same words": ("It is what it is", "it IS what  it is"),
+}
+"""Pairs that share no topic term yet are not "different facts (0 %)": the term index must file
+each memory under what makes it so (close spellings, negation bases, events, its words)."""
+
+
+@pytest.mark.parametrize("new, memory", UNTOUCHED_LOOKALIKES.values(), ids=UNTOUCHED_LOOKALIKES)
+def test_a_memory_sharing_no_term_with_the_new_text_is_still_judged_by_the_rules_when_they_differ(
+        new: str, memory: str) -> None:
+    reference = _reference(memory, new, "nas")
+    assert not reference[2].startswith("different facts (0%")  # the case is one the index must not answer itself
+    far = ["Certificates renew every 60 days", "The web interface needs port 8096 free"]
+
+    assert _grouped(new, [*far, memory], "nas") == [*(_reference(text, new, "nas") for text in far), reference]
+
+
+def test_memories_the_new_text_does_not_touch_never_reach_the_pair_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """It does work: with the index, a memory sharing no term, spelling, negation or event with the
+    new text is answered without ``_settled`` or ``judge_pair`` seeing it."""
+    asked: list[str] = []
+    real = judge.group._settled
+    monkeypatch.setattr(judge.group, "_settled", lambda new_text, new, near, text, other: asked.append(text) or real(
+        new_text, new, near, text, other))
+    untouched = ["Certificates renew every 60 days", "The web interface needs port 8096 free"]
+    near = "Nightly backups run at 02:00 and take about 20 minutes"
+
+    found = _grouped("Backups run nightly at 02:00 and take 20 minutes", [*untouched, near], "jellyfin")
+
+    assert asked == [near]
+    assert found[:2] == [("distinct", 1.0, "different facts (0% of the content shared)")] * 2
+
+
+def test_the_index_reads_a_text_per_service() -> None:
+    """The service's own name is left out of every reading: a text filed for one service must not
+    answer for another, where the name is a shared term."""
+    new, memory = "Plex transcoding stalls", "Plex database is locked"
+
+    for service in ("plex", None, "plex"):
+        assert _grouped(new, [memory], service) == [_reference(memory, new, service)]
+    assert _grouped(new, [memory], "plex")[0][2] == "different facts (0% of the content shared)"
+    assert _grouped(new, [memory], None)[0][2] != "different facts (0% of the content shared)"
+
+
+def test_a_full_term_index_starts_afresh_and_answers_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(judge.term_index, "READINGS", 3)
+    service, texts = _generated_groups(7)[0]
+    for new in texts[:6]:
+        existing = [text for text in texts if text != new]
+        assert _grouped(new, existing, service) == [_reference(text, new, service) for text in existing]
+        assert sum(map(len, judge.term_index._indexes.values())) <= len(existing) + 3
+
+
+def test_a_memory_with_terms_the_full_spelling_index_lacks_goes_to_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memory read once the spelling index is full may hold a close spelling nobody linked: the
+    index cannot clear it, whatever terms it is filed under."""
+    new = "The zqwtranscoding queue stalls"
+    judge.judge_group(new, [], "plex")  # its terms are indexed while there is room
+    monkeypatch.setattr(judge.spellings, "MAX_TERMS", len(judge.spellings._known))
+    memory = "Zqwtranscoder crashes"
+
+    found = _grouped(new, [memory], "plex")
+
+    assert found == [_reference(memory, new, "plex")]
+    assert found[0][2] != "different facts (0% of the content shared)"
