@@ -200,17 +200,19 @@ def test_judging_a_group_gives_every_pair_the_judgement_of_the_full_rules() -> N
 @given(st.data())
 def test_an_edited_pair_is_judged_the_same_with_and_without_the_prefilter(data: st.DataObject) -> None:
     """Property: for any labelled text, any small edit of it (or another text of its service) and any
-    service, pair and group judgements equal the full rules'."""
+    service, pair and group judgements equal the full rules' (the group also holds any labelled text)."""
     by_service = _by_service()
     service = data.draw(st.sampled_from(sorted(by_service, key=str)))
     texts = sorted(by_service[service])
     existing = data.draw(st.sampled_from(texts))
     other = data.draw(st.sampled_from(texts))
     new = _edited(existing, other, random.Random(data.draw(st.integers(0, 2**32))))
+    anywhere = data.draw(st.sampled_from(sorted(text for texts in by_service.values() for text in texts)))
     reference = _reference(existing, new, service)
     found = judge.judge_pair(existing, new, service)
     assert (found.relation, found.certainty, found.reason) == reference
-    assert _grouped(new, [existing, other], service) == [reference, _reference(other, new, service)]
+    group = [existing, other, anywhere]  # the index has read many texts by now: near, far and edited ones
+    assert _grouped(new, group, service) == [reference, *(_reference(text, new, service) for text in group[1:])]
 
 
 def test_the_group_settles_far_pairs_without_the_rules_and_leaves_near_ones_to_them(
@@ -324,3 +326,22 @@ def test_a_memory_with_terms_the_full_spelling_index_lacks_goes_to_the_rules(mon
 
     assert found == [_reference(memory, new, "plex")]
     assert found[0][2] != "different facts (0% of the content shared)"
+
+
+def test_every_labelled_text_recorded_against_the_rest_of_its_service_gets_the_full_rules_answers() -> None:
+    """The store's real situation over the labelled data: each text is the new memory and every other
+    text of its service a candidate, judged as a group (term index, settled pairs, the rules for the
+    rest), against the full rules pair by pair (symmetric, so once per pair)."""
+    compared = untouched = 0
+    for service, texts in sorted(_by_service().items(), key=lambda item: str(item[0])):
+        ordered = sorted(texts)
+        reference = {(first, second): _reference(first, second, service)
+                     for first, second in itertools.combinations(ordered, 2)}
+        for new in ordered:
+            existing = [text for text in ordered if text != new]
+            found = _grouped(new, existing, service)
+            assert found == [reference[min(text, new), max(text, new)] for text in existing], (service, new)
+            compared += len(existing)
+            untouched += found.count(("distinct", 1.0, "different facts (0% of the content shared)"))
+    assert compared > 30_000
+    assert untouched > compared // 4  # most memories of a service share no term with a new one
