@@ -199,11 +199,15 @@ def facts_cannot_swap(one: Sequence, two: Sequence, min_frame_weight: float, max
         return True
     if not (one.indexed and two.indexed):
         return False
+    longest = max(max_span, min(sum(map(one.counts.__getitem__, shared)), sum(map(two.counts.__getitem__, shared))))
     first_specific: AbstractSet[str]
     second_specific: AbstractSet[str]
     if close_to_any(one.terms, spellings.generation).isdisjoint(two.terms):
         # no term of either text may be a spelling of one of the other's (the index links both ways):
-        # ``_novel_specific`` would take nothing out, so its answer is two set operations per side
+        # ``_novel_specific`` would take nothing out, and a side's new specific terms are its specific
+        # terms but the shared ones, so at least ``len(specific) - len(shared)`` of them
+        if len(one.specific) - len(shared) > longest or len(two.specific) - len(shared) > longest:
+            return True  # more than a window that short can hold (see below)
         first_specific, first_any = one.specific - two.terms, not one.content <= two.terms
         second_specific, second_any = two.specific - one.terms, not two.content <= one.terms
     else:
@@ -211,7 +215,6 @@ def facts_cannot_swap(one: Sequence, two: Sequence, min_frame_weight: float, max
         second_specific, second_any = _novel_specific(two, one)
     if not first_any or not second_any or not (first_specific or second_specific):
         return True
-    longest = max(max_span, min(sum(map(one.counts.__getitem__, shared)), sum(map(two.counts.__getitem__, shared))))
     if len(first_specific) > longest or len(second_specific) > longest:
         return True  # a window holds at least one term per distinct term it must hold
     return _window(one.sequence, first_specific) > longest or _window(two.sequence, second_specific) > longest
