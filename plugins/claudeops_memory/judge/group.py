@@ -2,15 +2,17 @@
 
 The store asks about a new memory and every active memory of its service and category, so the
 same new text meets hundreds of candidates, nearly all about something else.  :func:`judge_group`
-reads the new text once, keeps each candidate's reading (:class:`Reading`, cached per text and
-service: a process that records many markers reads each memory once), and settles a pair itself
-only when it can *prove* what :func:`~.decide.judge_pair` would answer.  That is the last rule of
+reads the new text once, files each candidate in the ``term_index`` (its :class:`~.reading.Reading`,
+kept per text and service: a process that records many markers reads each memory once), answers
+the candidates the new text does not touch at once, and settles a touched pair itself only when it
+can *prove* what :func:`~.decide.judge_pair` would answer.  That is the last rule of
 ``judge_pair``, "different facts", and it is proved when:
 
 * the texts are not the same words, and no prefix negation of one meets the other's base word
   (then ``resolve_prefix_negations`` leaves both readings as they are);
-* their topical overlap is exact without a fuzzy pass (``prefilter``: no term one text has alone
-  may be a spelling of a term of the other) and below :data:`SETTLED_BELOW`, the lowest overlap at
+* their topical overlap — exact without a fuzzy pass when no term one text has alone may be a
+  spelling of a term of the other (``prefilter``), else ``judge_pair``'s own ``overlap.similarity``
+  of the same readings — is below :data:`SETTLED_BELOW`, the lowest overlap at
   which any rule of ``judge_pair`` other than the last can fire (a polarity conflict, a value
   conflict, any reinforcement) — or, when one text has no amount (no value conflict, no anchored
   match), below the lowest reinforcement threshold left and without a polarity conflict;
