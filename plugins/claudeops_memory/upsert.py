@@ -206,9 +206,10 @@ def record_observation(judge: Judge, observation: Observation, settings: MemoryS
         rounds += 1
         group = upsert_store.active_group(observation.service, observation.category)
         newcomers = _newcomers(group, judged)
-        judged.update(zip(newcomers.ids, judge_candidates(judge, observation, newcomers,
-                                                          settings.judge_min_certainty), strict=True))
-        verdicts = list(map(judged.__getitem__, group.ids))  # the group's, in its order (most trusted first)
+        fresh = judge_candidates(judge, observation, newcomers, settings.judge_min_certainty)
+        judged.update(zip(newcomers.ids, fresh, strict=True))
+        # the group's, in its order (most trusted first): the fresh ones when none was judged before
+        verdicts = fresh if newcomers is group else list(map(judged.__getitem__, group.ids))
         kinds = distinct(verdicts)
         reinforcing = positions_where(_reinforces, verdicts, kinds)
         target = group.candidate(reinforcing[0]) if reinforcing else None
