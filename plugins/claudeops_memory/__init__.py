@@ -24,6 +24,7 @@ from claudeops_memory.marker import MEMORY_MARKER
 from claudeops_memory.migrations import MIGRATIONS, OWNER
 from claudeops_memory.session_start import start_memory
 from claudeops_memory.settings import SECTION, MemorySettings, validate
+from claudeops_memory.shared_answers import convert_each_once
 from claudeops_memory.verdict import JudgeVerdict
 from claudeops_memory.web import register_web  # noqa: F401  the /memories dashboard page
 
@@ -93,12 +94,7 @@ def judge_offline_group(new: str, existing: list[str], service: str | None) -> l
     """The offline judge about a whole group at once (far-apart pairs settled cheaply, ``judge.group``)."""
     from claudeops_memory.judge import judge_group  # rapidfuzz is only imported when a marker arrives
 
-    judgements = judge_group(new, existing, service)
-    verdicts: dict[int, JudgeVerdict] = {}  # by judgement object (alive in ``judgements``): many pairs share one
-    for judgement in judgements:
-        if id(judgement) not in verdicts:
-            verdicts[id(judgement)] = _offline_verdict(judgement)
-    return [verdicts[id(judgement)] for judgement in judgements]
+    return convert_each_once(_offline_verdict, judge_group(new, existing, service))  # many pairs share a judgement
 
 
 @lru_cache(maxsize=4096)

@@ -21,11 +21,14 @@ of one group cheaply, see ``judge.group``).
 from __future__ import annotations
 
 import logging
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from claudeops import Session
+from claudeops_memory.shared_answers import convert_each_once
 from claudeops_memory.verdict import JudgeVerdict, as_verdict, valid
 
 log = logging.getLogger(__name__)
@@ -85,6 +88,8 @@ class Judges:
         if not existing:
             return []
         answers = self._batch(new, existing, service, category)
+        if answers is None:
+            return self._pairs(new, existing, service, category)
         open_pairs = [index for index, answer in enumerate(answers) if answer is None]
         if open_pairs:
             for index, verdict in zip(open_pairs, self._pairs(new, [existing[index] for index in open_pairs],
@@ -92,15 +97,17 @@ class Judges:
                 answers[index] = verdict
         return [answer or NO_ANSWER for answer in answers]
 
-    def _batch(self, new: str, existing: list[str], service: str | None, category: str) -> list[JudgeVerdict | None]:
+    def _batch(self, new: str, existing: list[str], service: str | None,
+               category: str) -> list[JudgeVerdict | None] | None:
+        """The batch hook's verdicts, ``None`` for each pair it left open; ``None`` when it left them all."""
         answers, plugin = _first_answer(self.hook.judge_memory_relations, new=new, existing=existing, service=service,
                                         category=category, session=self.session)
         if answers is None:
-            return [None] * len(existing)
+            return None
         if not isinstance(answers, Sequence) or isinstance(answers, str) or len(answers) != len(existing):
             log.warning("plugin %r answered judge_memory_relations with %r for %d memories; asking "
                         "judge_memory_relation about each instead", plugin, answers, len(existing))
-            return [None] * len(existing)
+            return None
         return [None if answer is None else _read(answer, plugin, "judge_memory_relations") for answer in answers]
 
     def _pairs(self, new: str, texts: list[str], service: str | None, category: str) -> list[JudgeVerdict]:
@@ -111,20 +118,36 @@ class Judges:
         for impl in reversed(self.hook.judge_memory_relation.get_hookimpls()):
             if not pending:
                 break
-            asked = [texts[index] for index in pending]
+            asked = texts if len(pending) == len(texts) else [texts[index] for index in pending]
             group_form = _GROUP_FORMS.get(impl.function)
             if group_form is not None:
                 answers = group_form(new, asked, service)
             else:
                 answers = [impl.function(*({"existing": text, "new": new, "service": service,
                                             "category": category}[name] for name in impl.argnames)) for text in asked]
+            read = convert_each_once(partial(_pair_verdict, plugin=impl.plugin_name), answers)
+            if len(pending) == len(texts) and not any(map(_is_none, read)):
+                return read  # type: ignore[return-value]  # no None in it: checked
             still = []
-            for index, answer in zip(pending, answers, strict=True):
-                if answer is None:
+            for index, verdict in zip(pending, read, strict=True):
+                if verdict is None:
                     still.append(index)
                 else:
-                    verdicts[index] = answer if type(answer) is JudgeVerdict and valid(answer) else _read(
-                        answer, impl.plugin_name, "judge_memory_relation") or JudgeVerdict(
-                        "distinct", 1.0, f"unreadable answer {answer!r}", impl.plugin_name)
+                    verdicts[index] = verdict
             pending = still
         return [verdict or NO_ANSWER for verdict in verdicts]
+
+
+_is_none = partial(operator.is_, None)
+"""``None`` tested by identity in C (``None in verdicts`` would call the dataclass's ``__eq__`` per verdict)."""
+
+
+def _pair_verdict(answer: Any, plugin: str) -> JudgeVerdict | None:
+    """A ``judge_memory_relation`` answer as a verdict; ``None`` when it left the pair open, and
+    ``distinct`` (logged) when it is not one."""
+    if answer is None:
+        return None
+    if type(answer) is JudgeVerdict and valid(answer):
+        return answer
+    return _read(answer, plugin, "judge_memory_relation") or JudgeVerdict(
+        "distinct", 1.0, f"unreadable answer {answer!r}", plugin)

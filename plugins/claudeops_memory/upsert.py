@@ -55,7 +55,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from claudeops import db
 from claudeops_memory import flags, history, upsert_store
@@ -64,6 +64,7 @@ from claudeops_memory.history import Actor, Decision
 from claudeops_memory.judging import acted_relation
 from claudeops_memory.models import MemoryRecord
 from claudeops_memory.settings import MemorySettings
+from claudeops_memory.shared_answers import convert_each_once, distinct, positions_where
 from claudeops_memory.verdict import JudgeVerdict
 
 log = logging.getLogger(__name__)
@@ -125,6 +126,10 @@ class Judged:
     unsure: bool = False
 
 
+REPEATED = Judged("reinforce", EXACT_REPEAT)
+"""An exact repeat of the observation: reinforced, no judge asked."""
+
+
 @lru_cache(maxsize=8192)
 def _plain(text: str) -> str:
     """``text`` ignoring case and spacing; cached because a group's memories are compared with every
@@ -137,28 +142,29 @@ def same_text(first: str, second: str) -> bool:
     return _plain(first) == _plain(second)
 
 
-def judge_candidates(judge: Judge, observation: Observation, candidates: list[upsert_store.Candidate],
-                     min_certainty: float) -> dict[int, Judged]:
-    """How ``observation`` relates to each candidate: an exact repeat, or the judges' verdict.
+def judge_candidates(judge: Judge, observation: Observation, group: upsert_store.Group,
+                     min_certainty: float) -> list[Judged]:
+    """How ``observation`` relates to each memory of ``group``, in its order: an exact repeat, or the
+    judges' verdict.
 
     The candidates that are not the same text go to the judges in one call. A ``reinforce`` or
     ``contradict`` the judge is unsure of is acted on as distinct and marked ``unsure`` (its
     decision is kept, for the history and the review queue).
     """
     plain = _plain(observation.text)
-    judged = {candidate.id: Judged("reinforce", EXACT_REPEAT) for candidate in candidates
-              if _plain(candidate.observation) == plain}
-    others = [candidate for candidate in candidates if candidate.id not in judged]
-    if not others:
-        return judged
-    verdicts = judge(observation.text, [candidate.observation for candidate in others], observation.service,
-                     observation.category)
-    acted: dict[int, Judged] = {}  # by verdict object (alive in ``verdicts``): many candidates share one
-    for candidate, verdict in zip(others, verdicts, strict=True):
-        found = acted.get(id(verdict))
-        if found is None:
-            found = acted[id(verdict)] = _acted_on(verdict, min_certainty)
-        judged[candidate.id] = found
+    plains = list(map(_plain, group.texts))
+    repeats = {position for position, text in enumerate(plains) if text == plain} if plain in plains else set()
+    others = [position for position in range(len(plains)) if position not in repeats] if repeats else None
+    texts = group.texts if others is None else [group.texts[position] for position in others]
+    if not texts:
+        return [REPEATED] * len(plains)
+    verdicts = judge(observation.text, texts, observation.service, observation.category)
+    acted = convert_each_once(partial(_acted_on, min_certainty=min_certainty), verdicts)
+    if others is None:
+        return acted
+    judged = [REPEATED] * len(plains)
+    for position, found in zip(others, acted, strict=True):
+        judged[position] = found
     return judged
 
 
@@ -169,6 +175,18 @@ def _acted_on(verdict: JudgeVerdict, min_certainty: float) -> Judged:
     decision = Decision(f"{verdict.judge} judge", verdict.certainty, verdict.reason or None)
     relation = acted_relation(verdict, min_certainty)
     return Judged(relation, decision, unsure=relation != verdict.relation)
+
+
+def _reinforces(judged: Judged) -> bool:
+    return judged.relation == "reinforce"
+
+
+def _contradicts(judged: Judged) -> bool:
+    return judged.relation == "contradict"
+
+
+def _unsure(judged: Judged) -> bool:
+    return judged.unsure
 
 
 def record_observation(judge: Judge, observation: Observation, settings: MemorySettings,
@@ -186,10 +204,15 @@ def record_observation(judge: Judge, observation: Observation, settings: MemoryS
     rounds = 0
     while True:
         rounds += 1
-        candidates = upsert_store.active_group(observation.service, observation.category)
-        newcomers = [candidate for candidate in candidates if candidate.id not in judged]
-        judged |= judge_candidates(judge, observation, newcomers, settings.judge_min_certainty)
-        target = next((candidate for candidate in candidates if judged[candidate.id].relation == "reinforce"), None)
+        group = upsert_store.active_group(observation.service, observation.category)
+        newcomers = _newcomers(group, judged)
+        fresh = judge_candidates(judge, observation, newcomers, settings.judge_min_certainty)
+        judged.update(zip(newcomers.ids, fresh, strict=True))
+        # the group's, in its order (most trusted first): the fresh ones when none was judged before
+        verdicts = fresh if newcomers is group else list(map(judged.__getitem__, group.ids))
+        kinds = distinct(verdicts)
+        reinforcing = positions_where(_reinforces, verdicts, kinds)
+        target = group.candidate(reinforcing[0]) if reinforcing else None
         if target is not None and target.id in touched_this_session:
             repeated = upsert_store.get(target.id)
             if repeated is not None:  # else it vanished meanwhile: the write below finds nothing to reinforce
@@ -203,12 +226,22 @@ def record_observation(judge: Judge, observation: Observation, settings: MemoryS
                 log.warning("memory group [%s:%s] kept changing while an observation was judged; recording it "
                             "without judging the newest memories", observation.category,
                             observation.service or "general")
-            return _write_judged(observation, settings, candidates, judged, target)
+            return _write_judged(observation, settings, group, verdicts, kinds, target)
 
 
-def _write_judged(observation: Observation, settings: MemorySettings, candidates: list[upsert_store.Candidate],
-                  judged: dict[int, Judged], target: upsert_store.Candidate | None) -> UpsertResult:
-    """The writes of a judged observation (inside the caller's transaction), each with its history entry.
+def _newcomers(group: upsert_store.Group, judged: dict[int, Judged]) -> upsert_store.Group:
+    """The memories of ``group`` not judged yet (all of them in the first round)."""
+    if not judged:
+        return group
+    fresh = [position for position, memory_id in enumerate(group.ids) if memory_id not in judged]
+    return upsert_store.Group([group.ids[position] for position in fresh],
+                              [group.texts[position] for position in fresh])
+
+
+def _write_judged(observation: Observation, settings: MemorySettings, group: upsert_store.Group,
+                  verdicts: list[Judged], kinds: list[Judged], target: upsert_store.Candidate | None) -> UpsertResult:
+    """The writes of a judged observation (inside the caller's transaction), each with its history entry;
+    ``verdicts`` holds each memory of ``group``'s judgement, in the group's order, ``kinds`` each distinct one.
 
     A new memory stored because the judge was unsure about a candidate is flagged for review,
     with that candidate (the most trusted one, if several) and the unsure verdict.
@@ -218,24 +251,23 @@ def _write_judged(observation: Observation, settings: MemorySettings, candidates
         change = upsert_store.reinforce(target.id, settings.reinforce_step, observation.now)
         if change is not None:
             history.record_change("reinforced", observation.actor, observation.now, before=change.before,
-                                  after=change.after, decision=judged[target.id].decision)
+                                  after=change.after, decision=verdicts[group.ids.index(target.id)].decision)
             result = UpsertResult("reinforced", change.after)
     if result is None:
-        unsure = next((candidate for candidate in candidates if judged[candidate.id].unsure), None)
-        if unsure is None:
-            result = _store_new(observation, settings, decision=_new_fact(candidates, judged))
+        unsure = positions_where(_unsure, verdicts, kinds)
+        if not unsure:
+            result = _store_new(observation, settings, decision=_new_fact(group, verdicts, kinds))
         else:
-            stored = _store_new(observation, settings, decision=judged[unsure.id].decision, related=unsure.id,
+            unsure_of = group.candidate(unsure[0])
+            stored = _store_new(observation, settings, decision=verdicts[unsure[0]].decision, related=unsure_of.id,
                                 needs_review=True)
-            result = replace(stored, unsure_of=unsure)
+            result = replace(stored, unsure_of=unsure_of)
     weakened = []
-    for candidate in candidates:
-        if judged[candidate.id].relation != "contradict":
-            continue
-        change = upsert_store.weaken(candidate.id, settings.contradict_step, settings.min_confidence)
+    for position in positions_where(_contradicts, verdicts, kinds):
+        change = upsert_store.weaken(group.ids[position], settings.contradict_step, settings.min_confidence)
         if change is not None:
             history.record_change("contradicted", observation.actor, observation.now, before=change.before,
-                                  after=change.after, decision=judged[candidate.id].decision,
+                                  after=change.after, decision=verdicts[position].decision,
                                   related=result.memory.id, needs_review=True)
             weakened.append(change.after)
     return replace(result, contradicted=tuple(weakened))
@@ -252,21 +284,22 @@ def _quoted(text: str) -> str:
     return repr(text if len(text) <= QUOTED_CHARS else text[:QUOTED_CHARS - 1] + "…")
 
 
-def _new_fact(candidates: list[upsert_store.Candidate], judged: dict[int, Judged]) -> Decision:
+def _new_fact(group: upsert_store.Group, verdicts: list[Judged], kinds: list[Judged]) -> Decision:
     """Why an observation became a new memory beside its group: the judges' verdicts on each candidate.
 
     Without candidates nothing was decided (:data:`history.NO_DECISION`); with them, the entry
     names the judges, the least certainty among their verdicts, and the candidates with the
     relation each was given, so "why is this a new memory?" has an answer in the history.
     """
-    if not candidates:
+    if not group.ids:
         return history.NO_DECISION
-    decisions = [judged[candidate.id].decision for candidate in candidates]
+    decisions = [judged.decision for judged in kinds]  # the judges and the least certainty: each once is enough
     judges = sorted({decision.decided_by for decision in decisions if decision.decided_by})
     certainties = [decision.certainty for decision in decisions if decision.certainty is not None]
-    named = [f"#{candidate.id} {judged[candidate.id].relation}" for candidate in candidates[:SHOWN_CANDIDATES]]
-    if len(candidates) > SHOWN_CANDIDATES:
-        named.append(f"and {len(candidates) - SHOWN_CANDIDATES} more")
+    named = [f"#{memory_id} {judged.relation}"
+             for memory_id, judged in zip(group.ids[:SHOWN_CANDIDATES], verdicts, strict=False)]
+    if len(group.ids) > SHOWN_CANDIDATES:
+        named.append(f"and {len(group.ids) - SHOWN_CANDIDATES} more")
     return Decision(" + ".join(judges) or None, min(certainties, default=None),
                     f"a new fact beside {', '.join(named)}")
 

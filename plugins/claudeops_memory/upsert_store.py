@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import astuple, replace
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 import peewee
@@ -44,21 +45,35 @@ def _records(statement: str, params: tuple[Any, ...], *, lock: bool = False) -> 
 
 
 class Candidate(NamedTuple):
-    """An active memory of the group as the judges see it: its id and its text.  A group may hold a
-    thousand memories and a marker changes at most a few of them, which the writes read again, whole
-    and under the lock; so the group is read without the other columns (a full record per memory
-    was most of a marker's time outside the judge)."""
+    """An active memory of the group as the judges see it: its id and its text."""
 
     id: int
     observation: str
 
 
-def active_group(service: str | None, category: str) -> list[Candidate]:
+class Group(NamedTuple):
+    """The active memories of a (service, category) group, most trusted first, as two columns.  A
+    group may hold a thousand memories and a marker changes at most a few of them, which the
+    writes read again, whole and under the lock; so the group is read without the other columns (a
+    full record per memory was most of a marker's time outside the judge), and its rows are
+    not made into objects one by one."""
+
+    ids: list[int]
+    texts: list[str]
+
+    def candidate(self, position: int) -> Candidate:
+        return Candidate(self.ids[position], self.texts[position])
+
+
+_ID, _TEXT = itemgetter(0), itemgetter(1)
+
+
+def active_group(service: str | None, category: str) -> Group:
     """Active memories of the same service and category, most trusted first: the candidates."""
     where, params = same_service_sql(service)
     statement = "SELECT id, observation FROM memories WHERE " + where + " AND category = ? AND active = 1" + _ORDER
     rows = db.execute_sql(_sql(statement), (*params, category)).fetchall()
-    return list(map(Candidate._make, rows))
+    return Group(list(map(_ID, rows)), list(map(_TEXT, rows)))
 
 
 def lock_group(service: str | None, category: str) -> None:

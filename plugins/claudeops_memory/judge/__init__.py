@@ -34,8 +34,11 @@ never looks for particular sentences.  One module per step, in reading order:
   becomes ``distinct``, flagged for review (the judge is a fallback: it must do no harm);
 * ``prefilter`` - exact short cuts past the costly steps (the fuzzy pass, the alignment) where
   cheap facts already prove their result;
-* ``group`` - one new text against a whole group of memories, far-apart pairs settled from
-  per-text readings without running the rules (the store's entry point).
+* ``reading`` - what settling a far-apart pair needs from one text, read once per text and service;
+* ``term_index`` - every text read so far filed under its terms, so a new text finds the few
+  memories it touches at all;
+* ``group`` - one new text against a whole group of memories: untouched memories answered at
+  once, far-apart pairs settled from the readings without running the rules (the store's entry point).
 """
 
 from __future__ import annotations

@@ -175,6 +175,13 @@ EVENT_CONCEPTS: frozenset[str] = frozenset(term for pair in _EVENT_OPPOSITE_CONC
 """Every concept of an opposite-event pair ("unmount" is an event, not a negated "mount")."""
 
 
+def opposite_event_terms(events: AbstractSet[str]) -> frozenset[str]:
+    """Every event concept opposite to one of ``events``: :func:`opposite_events` can only find
+    ``events`` and another text's events opposite when that text has one of these."""
+    return frozenset({two for one, two in _EVENT_OPPOSITE_CONCEPTS if one in events}
+                     | {one for one, two in _EVENT_OPPOSITE_CONCEPTS if two in events})
+
+
 def opposite_events(first: frozenset[str], second: frozenset[str]) -> bool:
     """Whether one text names an event and the other its opposite, and neither names both."""
     if first.isdisjoint(EVENT_CONCEPTS) or second.isdisjoint(EVENT_CONCEPTS):

@@ -2,15 +2,17 @@
 
 The store asks about a new memory and every active memory of its service and category, so the
 same new text meets hundreds of candidates, nearly all about something else.  :func:`judge_group`
-reads the new text once, keeps each candidate's reading (:class:`Reading`, cached per text and
-service: a process that records many markers reads each memory once), and settles a pair itself
-only when it can *prove* what :func:`~.decide.judge_pair` would answer.  That is the last rule of
+reads the new text once, files each candidate in the ``term_index`` (its :class:`~.reading.Reading`,
+kept per text and service: a process that records many markers reads each memory once), answers
+the candidates the new text does not touch at once, and settles a touched pair itself only when it
+can *prove* what :func:`~.decide.judge_pair` would answer.  That is the last rule of
 ``judge_pair``, "different facts", and it is proved when:
 
 * the texts are not the same words, and no prefix negation of one meets the other's base word
   (then ``resolve_prefix_negations`` leaves both readings as they are);
-* their topical overlap is exact without a fuzzy pass (``prefilter``: no term one text has alone
-  may be a spelling of a term of the other) and below :data:`SETTLED_BELOW`, the lowest overlap at
+* their topical overlap — exact without a fuzzy pass when no term one text has alone may be a
+  spelling of a term of the other (``prefilter``), else ``judge_pair``'s own ``overlap.similarity``
+  of the same readings — is below :data:`SETTLED_BELOW`, the lowest overlap at
   which any rule of ``judge_pair`` other than the last can fire (a polarity conflict, a value
   conflict, any reinforcement) — or, when one text has no amount (no value conflict, no anchored
   match), below the lowest reinforcement threshold left and without a polarity conflict;
@@ -28,13 +30,12 @@ spellings of which, is read live from ``spellings`` at every pair.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 
-from . import prefilter, spellings
-from .analyse import Features, features
-from .concepts import EVENT_CONCEPTS, opposite_events, total_weight
-from .conflicts import polarity_conflict, prefix_negations
+from . import prefilter, spellings, term_index
+from .concepts import opposite_events, total_weight
+from .conflicts import polarity_conflict
 from .decide import (
     POLARITY_CONFLICT_FROM,
     REINFORCE_FROM,
@@ -45,10 +46,9 @@ from .decide import (
     different_facts,
     judge_pair,
 )
-from .decide import _service_terms as service_terms
-from .decide import _without as without_terms
 from .frames import MAX_SPAN, MIN_FRAME_WEIGHT
-from .tokens import normalise
+from .overlap import similarity
+from .reading import Reading, reading, service_terms
 
 SETTLED_BELOW = min(POLARITY_CONFLICT_FROM, VALUE_CONFLICT_FROM, REINFORCE_FROM,
                     REINFORCE_WITH_ANCHORED_QUANTITY_FROM, REINFORCE_WITH_UNMATCHED_AMOUNTS_FROM)
@@ -61,40 +61,6 @@ their polarity does not conflict (``conflicts.polarity_conflict``, read from
 
 _different_facts = lru_cache(maxsize=1024)(different_facts)
 """Judgements are immutable, and far-apart pairs share a few overlaps: one object per overlap."""
-
-READINGS = 8192
-"""Texts whose reading is kept: a group of a thousand candidates, many times over."""
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """What settling a pair needs from one text, the service's own name left out (as ``judge_pair``
-    leaves it out): its words, topic terms and their total weight, its prefix negations, whether it
-    names an event or an amount, and its term sequence's facts."""
-
-    words: tuple[str, ...]
-    topic: frozenset[str]
-    weight: float
-    negations: tuple[tuple[str, str], ...]
-    bases: frozenset[str]
-    events: frozenset[str]
-    """The event words it asserts (start, backup ...): all ``concepts.opposite_events`` reads."""
-    amounts: bool
-    sequence: prefilter.Sequence
-    indexed: bool
-    features: Features
-    """Its features without the service's terms, for the polarity of a closer pair."""
-
-
-@lru_cache(maxsize=READINGS)
-def reading(text: str, ignored: frozenset[str]) -> Reading:
-    """One text's :class:`Reading`, with the terms in ``ignored`` (the service's) left out."""
-    found = without_terms(features(text), ignored)
-    topic = frozenset(found.asserted | found.negated)
-    negations = prefix_negations(frozenset(found.asserted))
-    return Reading(tuple(normalise(text).split()), topic, total_weight(topic), negations,
-                   frozenset(base for _, base in negations), found.asserted & EVENT_CONCEPTS,
-                   bool(found.quantities), prefilter.sequence_facts(found.sequence), prefilter.indexed(topic), found)
 
 
 def _spelled_apart(one: Reading, two: Reading, shared: frozenset[str], near_one: frozenset[str]) -> bool:
@@ -121,10 +87,13 @@ def _settled(new_text: str, new: Reading, near_new: frozenset[str], text: str, o
     total = new.weight + other.weight
     overlap = 2 * total_weight(shared) / total if total else 0.0
     bound = SETTLED_BELOW if new.amounts and other.amounts else SETTLED_BELOW_WITHOUT_AMOUNTS
-    if (overlap >= bound or (other.events and opposite_events(new.events, other.events))
-            or not _spelled_apart(new, other, shared, near_new)):
+    if overlap >= bound or (other.events and opposite_events(new.events, other.events)):
         return None
     first, second = (other, new) if text < new_text else (new, other)  # judge_pair's order
+    if not _spelled_apart(new, other, shared, near_new):
+        overlap = similarity(first.features, second.features)  # judge_pair's own, the fuzzy pass included
+        if overlap >= bound:
+            return None
     if overlap >= POLARITY_CONFLICT_FROM and polarity_conflict(first.features, second.features) is not None:
         return None
     if not prefilter.facts_cannot_swap(first.sequence, second.sequence, MIN_FRAME_WEIGHT, MAX_SPAN):
@@ -133,18 +102,25 @@ def _settled(new_text: str, new: Reading, near_new: frozenset[str], text: str, o
 
 
 def judge_group(new: str, existing: list[str], service: str | None = None) -> list[Judgement]:
-    """``[judge_pair(text, new, service) for text in existing]``, the far-apart pairs settled cheaply."""
+    """``[judge_pair(text, new, service) for text in existing]``, the far-apart pairs settled cheaply:
+    those the new text does not touch (``term_index``) at once, the others one by one."""
     if not prefilter.ENABLED:
         return [judge_pair(text, new, service) for text in existing]
     ignored = service_terms(service)
     mine = reading(new, ignored)
-    found: list[Judgement] = []
-    generation = -1
-    near_mine: frozenset[str] = frozenset()
-    for text in existing:
-        other = reading(text, ignored)  # may index new terms: read the generation after it
-        if generation != spellings.generation:
-            generation = spellings.generation
-            near_mine = prefilter.close_to_any(mine.topic, generation) if mine.indexed else frozenset()
-        found.append(_settled(new, mine, near_mine, text, other) or judge_pair(text, new, service))
+    with term_index.lock:
+        index = term_index.for_service(ignored)
+        slots = index.slots(existing)  # reads the texts seen for the first time: may index new terms
+        readings = index.readings
+        if mine.indexed:  # every term of the group is indexed now: read which are close to the new text's
+            near_mine = prefilter.close_to_any(mine.topic, spellings.generation)
+            touched = index.touching(mine, near_mine)
+            asked = list(compress(range(len(slots)), map(touched.__contains__, slots)))
+        else:
+            near_mine, asked = frozenset(), list(range(len(slots)))
+    found = [_different_facts(0.0)] * len(existing)
+    for position in asked:
+        text = existing[position]
+        found[position] = _settled(new, mine, near_mine, text, readings[slots[position]]) or judge_pair(
+            text, new, service)
     return found

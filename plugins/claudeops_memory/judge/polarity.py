@@ -131,10 +131,18 @@ def _clause_before(tokens: list[Token], index: int) -> list[str]:
 # Negation scopes.
 
 
+_NEGATION_PHRASE_STARTS: frozenset[str] = frozenset(phrase[0] for phrase in NEGATION_PHRASES)
+"""The words a negation phrase can start with: any other word starts none (checked for every token)."""
+_REQUIREMENT_PHRASE_STARTS: frozenset[str] = frozenset(phrase[0] for phrase in REQUIREMENT_PHRASES)
+
+
 def _negation_cue_length(tokens: list[Token], index: int) -> int:
     """Length of the negation cue starting at ``index`` (0 when there is none)."""
-    if tokens[index].text in NEGATION_CUES:
+    text = tokens[index].text
+    if text in NEGATION_CUES:
         return 1
+    if text not in _NEGATION_PHRASE_STARTS:
+        return 0
     for phrase in NEGATION_PHRASES:
         if spells(tokens, index, phrase):
             return len(phrase)
@@ -253,7 +261,8 @@ def modality(tokens: list[Token], negated: set[int]) -> int:
     for index, token in enumerate(tokens):
         if token.text in REQUIREMENT_CUES:
             votes += _requirement_vote(tokens, index, negated)
-        elif any(spells(tokens, index, phrase) for phrase in REQUIREMENT_PHRASES):
+        elif token.text in _REQUIREMENT_PHRASE_STARTS and any(
+                spells(tokens, index, phrase) for phrase in REQUIREMENT_PHRASES):
             votes += 1
         elif token.text in DISPENSABLE_CUES:
             votes += _dispensable_vote(tokens, index)

@@ -118,6 +118,8 @@ class Sequence:
     terms: frozenset[str]
     content: frozenset[str]
     """Its terms but amount places."""
+    specific: frozenset[str]
+    """Its content terms that are not generic (``concepts.specific_terms``)."""
     weighted: dict[str, float]
     """Each content term's weight times how often it occurs."""
     counts: dict[str, int]
@@ -128,8 +130,9 @@ class Sequence:
 def sequence_facts(sequence: tuple[str, ...]) -> Sequence:
     counts = Counter(term for term in sequence if not _is_place(term))
     terms = frozenset(sequence)
-    return Sequence(sequence, terms, frozenset(counts), {term: weight(term) * count for term, count in counts.items()},
-                     dict(counts), indexed(terms))
+    content = frozenset(counts)
+    return Sequence(sequence, terms, content, frozenset(specific_terms(content)),
+                    {term: weight(term) * count for term, count in counts.items()}, dict(counts), indexed(terms))
 
 
 def _novel_specific(own: Sequence, other: Sequence) -> tuple[AbstractSet[str], bool]:
@@ -137,8 +140,9 @@ def _novel_specific(own: Sequence, other: Sequence) -> tuple[AbstractSet[str], b
     term of the other text alone may spell, and no amount place), and whether it finds any new
     term at all.  Both texts' terms must be indexed."""
     novel = own.content - other.terms
-    alike = spelled_alike(own.terms, spellings.generation) & novel
-    if alike:
+    generation = spellings.generation
+    alike = spelled_alike(own.terms, generation) & novel
+    if alike and not close_to_any(own.terms, generation).isdisjoint(other.terms):  # else no term is spelled
         other_only = other.terms - own.terms
         novel = novel - {term for term in alike if not close_spellings_of(term).isdisjoint(other_only)}
     return specific_terms(novel), bool(novel)
@@ -195,11 +199,22 @@ def facts_cannot_swap(one: Sequence, two: Sequence, min_frame_weight: float, max
         return True
     if not (one.indexed and two.indexed):
         return False
-    first_specific, first_any = _novel_specific(one, two)
-    second_specific, second_any = _novel_specific(two, one)
+    longest = max(max_span, min(sum(map(one.counts.__getitem__, shared)), sum(map(two.counts.__getitem__, shared))))
+    first_specific: AbstractSet[str]
+    second_specific: AbstractSet[str]
+    if close_to_any(one.terms, spellings.generation).isdisjoint(two.terms):
+        # no term of either text may be a spelling of one of the other's (the index links both ways):
+        # ``_novel_specific`` would take nothing out, and a side's new specific terms are its specific
+        # terms but the shared ones, so at least ``len(specific) - len(shared)`` of them
+        if len(one.specific) - len(shared) > longest or len(two.specific) - len(shared) > longest:
+            return True  # more than a window that short can hold (see below)
+        first_specific, first_any = one.specific - two.terms, not one.content <= two.terms
+        second_specific, second_any = two.specific - one.terms, not two.content <= one.terms
+    else:
+        first_specific, first_any = _novel_specific(one, two)
+        second_specific, second_any = _novel_specific(two, one)
     if not first_any or not second_any or not (first_specific or second_specific):
         return True
-    longest = max(max_span, min(sum(map(one.counts.__getitem__, shared)), sum(map(two.counts.__getitem__, shared))))
     if len(first_specific) > longest or len(second_specific) > longest:
         return True  # a window holds at least one term per distinct term it must hold
     return _window(one.sequence, first_specific) > longest or _window(two.sequence, second_specific) > longest

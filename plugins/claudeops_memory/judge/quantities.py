@@ -140,12 +140,18 @@ class _Found:
     end: int
 
 
+_ONE_WORD_AMOUNT_STARTS: frozenset[str] = INSTANT_WORDS | frozenset(FREQUENCY_WORDS) | {"right", "only"}
+"""The words :func:`_word_quantity` reads an amount from: any other word (nearly all) is none."""
+
+
 def _word_quantity(tokens: list[Token], index: int) -> Quantity | None:
     """An amount said in one word: a time of day, "instantly" / "right after" (zero time),
     "only after" (some delay) or a frequency adverb ("weekly")."""
     token = tokens[index]
     if token.kind == "clock":
         return Quantity("clock", token.value, token.value)
+    if token.text not in _ONE_WORD_AMOUNT_STARTS:
+        return None
     following = [later.text for later in tokens[index + 1 : index + 3]]
     if token.text in INSTANT_WORDS or (token.text == "right" and following[:1] in (["after"], ["away"])):
         return Quantity("time", 0.0, 0.5)

@@ -86,14 +86,17 @@ def raw_tokens(text: str) -> list[Token]:
         if piece.startswith("@"):
             tokens.append(Token(piece, "clock", float(piece[1:])))
             continue
-        number = _NUMBER_WITH_SUFFIX_RE.fullmatch(piece)
+        number = _NUMBER_WITH_SUFFIX_RE.fullmatch(piece) if piece[0].isdigit() else None  # it starts with one
         if number is None and not piece[0].isalpha():
             tokens.append(Token(piece, "punct"))
             continue
         if number is None:
             # a setting name is its words: "max_connections" says "max connections"
             word = piece.replace("-", "").replace("'", "")
-            tokens.extend(Token(part, "word") for part in word.split("_") if part)
+            if "_" in word:
+                tokens.extend(Token(part, "word") for part in word.split("_") if part)
+            elif word:
+                tokens.append(Token(word, "word"))
             continue
         digits, suffix = number.groups()
         if suffix in _ORDINAL_SUFFIXES:
