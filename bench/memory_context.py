@@ -21,6 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from arguments import one_argument
 from claudeops_memory.context import plan_memory_context
 from memory_data import QUALIFYING, TOP_ROWS, fill_memories, interleaved_ms, load_app, per_call_ms
 
@@ -68,4 +69,4 @@ def main(rows: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000))
+    sys.exit(main(one_argument(__doc__, "MEMORIES", int, 100_000)))

@@ -26,6 +26,7 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
+from arguments import one_argument
 from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.session_start import preview_memory_context, start_memory
@@ -87,4 +88,4 @@ def main(sizes: tuple[int, ...]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(parse_sizes(sys.argv[1]) if len(sys.argv) > 1 else SIZES))
+    sys.exit(main(one_argument(__doc__, "SIZES", parse_sizes, SIZES)))

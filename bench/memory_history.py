@@ -20,6 +20,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from arguments import one_argument
 from claudeops_memory import history, repository
 from claudeops_memory.history import OPERATOR, Decision, session_actor
 from claudeops_memory.models import CHANGE_COLUMNS
@@ -79,4 +80,4 @@ def main(entries: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000))
+    sys.exit(main(one_argument(__doc__, "ENTRIES", int, 1_000)))

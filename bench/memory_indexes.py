@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arguments import one_argument
 from claudeops_memory.decay import decay_stale_memories
 from memory_data import NOW, SERVICES, copy_database, load_app, size_label
 
@@ -111,4 +112,4 @@ def main(rows: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000))
+    sys.exit(main(one_argument(__doc__, "MEMORIES", int, 100_000)))

@@ -31,10 +31,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from arguments import one_argument
 from claudeops_memory.judge import features, judge_pair
 from claudeops_memory.marker import handle_memory_marker
 from claudeops_memory.settings import MAX_OBSERVATION_CHARS_LIMIT
-from memory_data import load_app, observation
+from memory_data import load_app, observation, parse_sizes
 
 from claudeops.session import Session
 from claudeops.session_rows import start_session_row
@@ -129,4 +130,4 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--one"]:
         print(json.dumps(one_size(int(sys.argv[2]))))
         sys.exit(0)
-    sys.exit(main(tuple(int(part) for part in sys.argv[1].split(",")) if len(sys.argv) > 1 else SIZES))
+    sys.exit(main(one_argument(__doc__, "CANDIDATES", parse_sizes, SIZES)))

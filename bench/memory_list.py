@@ -19,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arguments import one_argument
 from memory_data import SIZES, copy_database, parse_sizes, size_label
 
 PYTHON = sys.executable
@@ -61,4 +62,4 @@ def main(sizes: tuple[int, ...]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(parse_sizes(sys.argv[1]) if len(sys.argv) > 1 else SIZES))
+    sys.exit(main(one_argument(__doc__, "SIZES", parse_sizes, SIZES)))

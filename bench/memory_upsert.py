@@ -34,6 +34,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from arguments import one_argument
 from claudeops_memory import history
 from claudeops_memory.marker import handle_memory_marker
 from memory_data import load_app
@@ -180,4 +181,4 @@ def main(count: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000))
+    sys.exit(main(one_argument(__doc__, "MARKERS", int, 10_000)))

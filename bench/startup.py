@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arguments import one_argument
 from installed import compile_project  # bench/, the script's own folder
 
 REPO = Path(__file__).resolve().parent.parent
@@ -83,4 +84,4 @@ def main(repeats: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 9))
+    sys.exit(main(one_argument(__doc__, "REPEATS", int, 9)))
