@@ -78,6 +78,8 @@ a batch touches pages all over the indexes, which a small cache reads again and 
 commit (measured at 100k: 3.5 s of CPU instead of 4.8, and fewer stalls). It is filled only by pages read."""
 RESET_BATCH = 20_000
 """Ids per statement when a new policy clears every schedule (a cheap update of two columns)."""
+RESET_SQL = ("UPDATE memories SET decay_due_at = '', floor_at = '' WHERE id > ? AND id <= ? "
+             "AND (decay_due_at IS NULL OR decay_due_at <> '' OR floor_at IS NULL OR floor_at <> '')")
 
 POLICY_SQL = "SELECT fingerprint FROM memory_decay_policy WHERE id = 1"
 ANYTHING_DUE_SQL = "SELECT id FROM memories WHERE decay_due_at <= ? LIMIT 1"
@@ -267,14 +269,17 @@ def _decayed_entry(memory: DecayInputs, after: Outlook, now: str, cutoffs: Cutof
 
 def _adopt(policy: DecayPolicy, now: str) -> None:
     """Make the stored schedule ``policy``'s: when it was computed with another one, clear every memory's
-    schedule (batches of :data:`RESET_BATCH` ids, each its own short transaction), then record the policy."""
+    schedule (batches of :data:`RESET_BATCH` ids, each its own short transaction), then record the policy.
+
+    "Never" (``NULL``) is cleared too: a category that did not decay, or a memory with nothing left to lose,
+    may decay under the new policy. A row already cleared is not written again (the first run over a store
+    migrated by ``013``, where every row is)."""
     if schedule_is_current(policy):
         return
     last = db.execute_sql("SELECT MAX(id) FROM memories").fetchone()[0] or 0
     for start in range(0, last, RESET_BATCH):
         with db.atomic():
-            db.execute_sql(portable_sql("UPDATE memories SET decay_due_at = '', floor_at = '' WHERE id > ? AND id <= ? "
-                                        "AND decay_due_at IS NOT NULL"), (start, start + RESET_BATCH))
+            db.execute_sql(portable_sql(RESET_SQL), (start, start + RESET_BATCH))
     with db.atomic():  # an upsert: two runners adopting at once both write the one row, neither fails
         db.execute_sql(portable_sql("INSERT INTO memory_decay_policy (id, fingerprint, scheduled_at) VALUES (1, ?, ?) "
                                     "ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint, "
