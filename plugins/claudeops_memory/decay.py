@@ -140,9 +140,15 @@ def decay_stale_memories(now: str, policy: DecayPolicy | None = None) -> DecayRe
 
 @contextmanager
 def _sqlite_run_settings() -> Iterator[Callable[[float], None]]:
-    """On SQLite, copy the write-ahead log back into the database between batches, explicitly, and give the
-    run a page cache of :data:`CACHE_KIB`; yields the function to call after each batch with the time it held
-    the lock.
+    """On SQLite, copy the write-ahead log back into the database between batches, explicitly, give the
+    run a page cache of :data:`CACHE_KIB` and keep its statement journals in memory; yields the function to
+    call after each batch with the time it held the lock.
+
+    A batch's ``UPDATE`` fires the schedule trigger, so SQLite keeps a statement journal (a copy of every
+    page the statement touches, to undo the statement alone); past 64 KiB it goes to a temporary file
+    unless ``temp_store`` is ``MEMORY`` (measured at 100k: 3.7 s → 3.25 s for the first decay). The journal
+    holds at most one statement's pages, a few MB, and is dropped when the statement ends; it is never
+    what makes a committed batch durable (the write-ahead log is).
 
     SQLite does it on its own after a commit once the log passes 1,000 pages, which a batch of
     decay often does: the copy (and its fsync) happens after the write lock is released, but
@@ -158,6 +164,8 @@ def _sqlite_run_settings() -> Iterator[Callable[[float], None]]:
     db.execute_sql("PRAGMA wal_autocheckpoint = 0")
     cache = db.execute_sql("PRAGMA cache_size").fetchone()[0]
     db.execute_sql(f"PRAGMA cache_size = -{CACHE_KIB}")
+    temp_store = db.execute_sql("PRAGMA temp_store").fetchone()[0]
+    db.execute_sql("PRAGMA temp_store = MEMORY")
     since = 0.0
 
     def after_batch(held: float) -> None:
@@ -172,6 +180,7 @@ def _sqlite_run_settings() -> Iterator[Callable[[float], None]]:
     finally:
         db.execute_sql(f"PRAGMA wal_autocheckpoint = {int(automatic)}")
         db.execute_sql(f"PRAGMA cache_size = {int(cache)}")
+        db.execute_sql(f"PRAGMA temp_store = {int(temp_store)}")
         db.execute_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
 
