@@ -5,7 +5,7 @@ Usage: ``python bench/memory_decay.py [ROWS]`` (default 100,000).
 Ours: :func:`claudeops_memory.decay.decay_stale_memories`: the first run over a store never scheduled,
 which decays what is due (one history entry per memory lowered), records it in the ``memory_decay``
 ledger (what makes it idempotent) and schedules every memory, in batches that each hold the write
-lock about 30 ms.
+lock about 40 ms.
 Baseline: the plain, non-idempotent statement an implementation without a ledger would run,
 on its own ``sqlite3`` connection, ``BEGIN IMMEDIATE`` to ``COMMIT``::
 
