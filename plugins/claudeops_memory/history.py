@@ -190,6 +190,8 @@ def append_entries_from_json(constant: dict[str, Any], varying: dict[str, int], 
     value in each element, ``constant`` gives the columns every entry shares; the others are left empty
     (``needs_review`` false)."""
     columns = [*constant, *varying]
+    if unknown := set(columns) - set(_INSERTED):  # the names become SQL: only the table's own
+        raise ValueError(f"not columns of memory_changes: {', '.join(sorted(unknown))}")
     values = ["?"] * len(constant) + [f"json_extract(entry.value, '$[{position}]')" for position in varying.values()]
     db.cursor().execute(f"INSERT INTO memory_changes ({', '.join(columns)}) SELECT {', '.join(values)} "
                         "FROM json_each(?) AS entry", (*constant.values(), rows))
