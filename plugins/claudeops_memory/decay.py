@@ -26,11 +26,13 @@ due, nearly free:
   hold the write lock about :data:`BATCH_TARGET_SECONDS` (the limit is 0.1 s), so a session recording a
   marker or the dashboard saving an edit waits at most one batch, even for the first decay of a
   million memories.
-* **Set-based writes.** A batch lowers its memories with one ``UPDATE … FROM`` per chunk on SQLite,
-  not one statement per row: the schedule trigger makes every statement that changes ``confidence``
-  or ``active`` keep a statement journal of the pages it touches, so one statement per row copied
-  each index page it visited once per row (measured at 100k memories: 4.8 s per-row, 1.2-1.9 s
-  set-based, for the same 62,057 rows).
+* **Set-based writes.** On SQLite a chunk's memories travel to the database as one JSON array, read
+  by one statement per table — the history entries (``INSERT … SELECT``), the lowered memories
+  (``UPDATE … FROM``), the ledger, the schedules of the others — not one statement per row: the
+  schedule trigger makes every statement that changes ``confidence`` or ``active`` keep a statement
+  journal of the pages it touches, so one statement per row copied each index page it visited once
+  per row (measured at 100k memories: 4.8 s per-row, 1.2-1.9 s set-based, for the same 62,057
+  rows). The statements per row (PostgreSQL's) are the reference they must write exactly alike.
 
 Every memory a run lowers gets one ``decayed`` history entry, however many weeks the step covers;
 a run that finds nothing due writes nothing, so session starts do not fill the history.
@@ -54,9 +56,12 @@ from claudeops_memory.decay_outlook import Cutoffs, DecayInputs, Outlook, decay_
 from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.models import MemoryRecord
 
-BATCH_TARGET_SECONDS = 0.03
-"""How long one batch should hold the write lock; batches are resized after each to stay near it. A third
-of the 100 ms limit: on a shared machine one batch in a few hundred takes twice as long as the one before."""
+BATCH_TARGET_SECONDS = 0.04
+"""How long one batch should hold the write lock; batches are resized after each to stay near it. Two fifths
+of the 100 ms limit: on a shared machine one batch in a few hundred takes twice as long as the one before.
+Larger batches cost less per memory (a commit writes every index page its rows touched, and the indexes
+sorted by confidence share few pages between rows): at 100k, 30 ms batches took 2.3-2.4 s of CPU for
+the first decay, 45 ms ones 2.15-2.2 s; the longest batch of the first decay of 1M took 42 and 57 ms of CPU."""
 MAX_GROWTH = 1.5
 """A batch is at most this many times the one before, so one quick batch cannot lead to a huge one."""
 FIRST_BATCH = 50
@@ -78,6 +83,8 @@ a batch touches pages all over the indexes, which a small cache reads again and 
 commit (measured at 100k: 3.5 s of CPU instead of 4.8, and fewer stalls). It is filled only by pages read."""
 RESET_BATCH = 20_000
 """Ids per statement when a new policy clears every schedule (a cheap update of two columns)."""
+RESET_SQL = ("UPDATE memories SET decay_due_at = '', floor_at = '' WHERE id > ? AND id <= ? "
+             "AND (decay_due_at IS NULL OR decay_due_at <> '' OR floor_at IS NULL OR floor_at <> '')")
 
 POLICY_SQL = "SELECT fingerprint FROM memory_decay_policy WHERE id = 1"
 ANYTHING_DUE_SQL = "SELECT id FROM memories WHERE decay_due_at <= ? LIMIT 1"
@@ -86,16 +93,32 @@ DUE_COLUMNS = ("m.id, m.category, m.confidence, m.active, m.updated_at, m.pinned
 DUE_SQL = (f"SELECT {DUE_COLUMNS} FROM memories m LEFT JOIN memory_decay d ON d.memory_id = m.id "
            "WHERE m.decay_due_at <= ? ORDER BY m.decay_due_at LIMIT ?")
 LOWER_SQL = "UPDATE memories SET confidence = ?, active = ?, decay_due_at = ?, floor_at = ? WHERE id = ?"
-LOWER_SET_SQLITE = ("UPDATE memories SET confidence = json_extract(lowered.value, '$[1]'), "
-                    "active = json_extract(lowered.value, '$[2]'), decay_due_at = json_extract(lowered.value, '$[3]'), "
-                    "floor_at = json_extract(lowered.value, '$[4]') FROM json_each(?) AS lowered "
-                    "WHERE memories.id = json_extract(lowered.value, '$[0]')")
-"""SQLite: a chunk's lowered memories in one statement (the rows as one JSON array of [id, confidence,
-active, decay_due_at, floor_at]); see "Set-based writes" above."""
-RESCHEDULE_SQL = "UPDATE memories SET decay_due_at = ?, floor_at = ? WHERE id = ?"
+LOWERED_FIELDS = ("id", "confidence", "active", "decay_due_at", "floor_at", "old_confidence", "updated_at",
+                  "base", "weeks", "reason")
+"""SQLite: a chunk's lowered memories travel as one JSON array of arrays, each these fields in this order, read
+by the three set-based statements below (see "Set-based writes" above)."""
+_LOWERED = {field: f"json_extract(lowered.value, '$[{index}]')" for index, field in enumerate(LOWERED_FIELDS)}
+LOWER_SET_SQLITE = (f"UPDATE memories SET confidence = {_LOWERED['confidence']}, active = {_LOWERED['active']}, "
+                    f"decay_due_at = {_LOWERED['decay_due_at']}, floor_at = {_LOWERED['floor_at']} "
+                    f"FROM json_each(?) AS lowered WHERE memories.id = {_LOWERED['id']}")
 LEDGER_SQL = ("INSERT INTO memory_decay (memory_id, base_updated_at, weeks_applied) VALUES (?, ?, ?) "
               "ON CONFLICT (memory_id) DO UPDATE SET base_updated_at = excluded.base_updated_at, "
               "weeks_applied = excluded.weeks_applied")
+LEDGER_SET_SQLITE = (f"INSERT INTO memory_decay (memory_id, base_updated_at, weeks_applied) SELECT {_LOWERED['id']}, "
+                     f"{_LOWERED['base']}, {_LOWERED['weeks']} FROM json_each(?) AS lowered WHERE true "
+                     "ON CONFLICT (memory_id) DO UPDATE SET base_updated_at = excluded.base_updated_at, "
+                     "weeks_applied = excluded.weeks_applied")
+DECAYED_ENTRY = {"memory_id": "id", "new_confidence": "confidence", "new_active": "active",
+                 "old_confidence": "old_confidence", "old_updated_at": "updated_at", "new_updated_at": "updated_at",
+                 "reason": "reason"}
+"""A ``decayed`` history entry's columns that differ per memory, and the lowered field each is (SQLite)."""
+_DECAYED_POSITIONS = {column: LOWERED_FIELDS.index(field) for column, field in DECAYED_ENTRY.items()}
+RESCHEDULE_SQL = "UPDATE memories SET decay_due_at = ?, floor_at = ? WHERE id = ?"
+RESCHEDULE_SET_SQLITE = ("UPDATE memories SET decay_due_at = json_extract(kept.value, '$[1]'), "
+                         "floor_at = json_extract(kept.value, '$[2]') FROM json_each(?) AS kept "
+                         "WHERE memories.id = json_extract(kept.value, '$[0]')")
+"""SQLite: a chunk's memories that only get a new schedule, in one statement (one JSON array of [id,
+decay_due_at, floor_at])."""
 
 
 @dataclass(frozen=True)
@@ -138,9 +161,15 @@ def decay_stale_memories(now: str, policy: DecayPolicy | None = None) -> DecayRe
 
 @contextmanager
 def _sqlite_run_settings() -> Iterator[Callable[[float], None]]:
-    """On SQLite, copy the write-ahead log back into the database between batches, explicitly, and give the
-    run a page cache of :data:`CACHE_KIB`; yields the function to call after each batch with the time it held
-    the lock.
+    """On SQLite, copy the write-ahead log back into the database between batches, explicitly, give the
+    run a page cache of :data:`CACHE_KIB` and keep its statement journals in memory; yields the function to
+    call after each batch with the time it held the lock.
+
+    A batch's ``UPDATE`` fires the schedule trigger, so SQLite keeps a statement journal (a copy of every
+    page the statement touches, to undo the statement alone); past 64 KiB it goes to a temporary file
+    unless ``temp_store`` is ``MEMORY`` (measured at 100k: 3.7 s → 3.25 s for the first decay). The journal
+    holds at most one statement's pages, a few MB, and is dropped when the statement ends; it is never
+    what makes a committed batch durable (the write-ahead log is).
 
     SQLite does it on its own after a commit once the log passes 1,000 pages, which a batch of
     decay often does: the copy (and its fsync) happens after the write lock is released, but
@@ -156,6 +185,8 @@ def _sqlite_run_settings() -> Iterator[Callable[[float], None]]:
     db.execute_sql("PRAGMA wal_autocheckpoint = 0")
     cache = db.execute_sql("PRAGMA cache_size").fetchone()[0]
     db.execute_sql(f"PRAGMA cache_size = -{CACHE_KIB}")
+    temp_store = db.execute_sql("PRAGMA temp_store").fetchone()[0]
+    db.execute_sql("PRAGMA temp_store = MEMORY")
     since = 0.0
 
     def after_batch(held: float) -> None:
@@ -170,6 +201,7 @@ def _sqlite_run_settings() -> Iterator[Callable[[float], None]]:
     finally:
         db.execute_sql(f"PRAGMA wal_autocheckpoint = {int(automatic)}")
         db.execute_sql(f"PRAGMA cache_size = {int(cache)}")
+        db.execute_sql(f"PRAGMA temp_store = {int(temp_store)}")
         db.execute_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
 
@@ -198,7 +230,7 @@ def _decay_batch(now: str, cutoffs: Cutoffs, size: int, totals: _Totals) -> tupl
     """Decay and schedule the ``size`` memories due first, in one transaction: (rows read, rows written,
     seconds held). Rows are written in :data:`CHUNKS_PER_BATCH` chunks and the batch commits early when the
     next chunk, as long as the ones before it took, would take it past :data:`STOP_AFTER_SECONDS` (a disk
-    busy elsewhere, or a machine with more runnable processes than cores, can make a batch sized for 30 ms
+    busy elsewhere, or a machine with more runnable processes than cores, can make a batch sized for 40 ms
     take many times as long): the rows it did not write are still due, and the next batch takes them."""
     with db.atomic():
         started, working = time.perf_counter(), time.thread_time()
@@ -210,9 +242,8 @@ def _decay_batch(now: str, cutoffs: Cutoffs, size: int, totals: _Totals) -> tupl
             outlooks = [(memory, outlook(memory, cutoffs)) for memory in chunk]
             lowered = [(memory, after) for memory, after in outlooks if after.lowered]
             _write_lowered(lowered, now, cutoffs)
-            kept = [(after.next_decay_at, after.floor_at, memory.id) for memory, after in outlooks if not after.lowered]
-            if kept:
-                db.cursor().executemany(portable_sql(RESCHEDULE_SQL), kept)
+            _write_kept([(memory.id, after.next_decay_at, after.floor_at) for memory, after in outlooks
+                         if not after.lowered])
             written += len(chunk)
             totals.decayed += len(lowered)
             totals.deactivated += sum(1 for _, after in lowered if not after.active)
@@ -240,41 +271,78 @@ def _due_sql() -> str:
     return statement + " FOR UPDATE OF m" if isinstance(db.obj, peewee.PostgresqlDatabase) else statement
 
 
+def _write_kept(kept: list[tuple[int, str | None, str | None]]) -> None:
+    """The memories this batch only reschedules: (id, decay_due_at, floor_at) each."""
+    if kept:
+        (_write_kept_sqlite if isinstance(db.obj, peewee.SqliteDatabase) else _write_kept_rows)(kept)
+
+
+def _write_kept_rows(kept: list[tuple[int, str | None, str | None]]) -> None:
+    db.cursor().executemany(portable_sql(RESCHEDULE_SQL), [(due, floor, memory) for memory, due, floor in kept])
+
+
+def _write_kept_sqlite(kept: list[tuple[int, str | None, str | None]]) -> None:
+    db.cursor().execute(RESCHEDULE_SET_SQLITE, (json.dumps(kept),))
+
+
 def _write_lowered(lowered: list[tuple[DecayInputs, Outlook]], now: str, cutoffs: Cutoffs) -> None:
     """The memories this batch lowers: their new values and schedule, one history entry each, the ledger."""
-    if not lowered:
-        return
+    if lowered:
+        (_write_lowered_sqlite if isinstance(db.obj, peewee.SqliteDatabase) else _write_lowered_rows)(
+            lowered, now, cutoffs)
+
+
+def _write_lowered_rows(lowered: list[tuple[DecayInputs, Outlook]], now: str, cutoffs: Cutoffs) -> None:
+    """A statement per row (PostgreSQL keeps no statement journal: it costs it nothing extra); the reference
+    the SQLite statements must write exactly alike."""
     cursor = db.cursor()
     history.append_entries([_decayed_entry(memory, after, now, cutoffs) for memory, after in lowered])
-    if isinstance(db.obj, peewee.SqliteDatabase):
-        rows = [(memory.id, after.confidence, int(after.active), after.next_decay_at, after.floor_at)
-                for memory, after in lowered]
-        cursor.execute(LOWER_SET_SQLITE, (json.dumps(rows),))
-    else:  # PostgreSQL keeps no statement journal: a statement per row costs it nothing extra
-        cursor.executemany(portable_sql(LOWER_SQL), [(after.confidence, int(after.active), after.next_decay_at,
-                                                      after.floor_at, memory.id) for memory, after in lowered])
+    cursor.executemany(portable_sql(LOWER_SQL), [(after.confidence, int(after.active), after.next_decay_at,
+                                                  after.floor_at, memory.id) for memory, after in lowered])
     cursor.executemany(portable_sql(LEDGER_SQL), [(memory.id, memory.base, after.weeks) for memory, after in lowered])
 
 
+def _write_lowered_sqlite(lowered: list[tuple[DecayInputs, Outlook]], now: str, cutoffs: Cutoffs) -> None:
+    """SQLite: the lowered memories as one JSON array (:data:`LOWERED_FIELDS`), read by three statements — the
+    history entries, the memories, the ledger — instead of a statement (and a Python mapping) per row."""
+    rows = json.dumps([(memory.id, after.confidence, int(after.active), after.next_decay_at, after.floor_at,
+                        memory.confidence, memory.updated_at, memory.base, after.weeks, _reason(memory, cutoffs))
+                       for memory, after in lowered])
+    history.append_entries_from_json(DECAYED_CONSTANTS | {"changed_at": now}, _DECAYED_POSITIONS, rows)
+    cursor = db.cursor()
+    cursor.execute(LOWER_SET_SQLITE, (rows,))
+    cursor.execute(LEDGER_SET_SQLITE, (rows,))
+
+
+DECAYED_CONSTANTS: dict[str, Any] = {"kind": "decayed", "actor": history.DECAY.kind, "decided_by": "decay",
+                                     "old_active": 1}
+"""What every ``decayed`` history entry says alike (with the moment of the run)."""
+
+
+def _reason(memory: DecayInputs, cutoffs: Cutoffs) -> str:
+    return f"not reinforced for over {cutoffs.policy.of_category(memory.category).grace_days} days"
+
+
 def _decayed_entry(memory: DecayInputs, after: Outlook, now: str, cutoffs: Cutoffs) -> dict[str, Any]:
-    grace = cutoffs.policy.of_category(memory.category).grace_days
-    return {"memory_id": memory.id, "changed_at": now, "kind": "decayed", "actor": history.DECAY.kind,
-            "decided_by": "decay", "reason": f"not reinforced for over {grace} days",
-            "old_confidence": memory.confidence, "new_confidence": after.confidence, "old_active": 1,
+    return {**DECAYED_CONSTANTS, "memory_id": memory.id, "changed_at": now, "reason": _reason(memory, cutoffs),
+            "old_confidence": memory.confidence, "new_confidence": after.confidence,
             "new_active": int(after.active), "old_updated_at": memory.updated_at,
             "new_updated_at": memory.updated_at}
 
 
 def _adopt(policy: DecayPolicy, now: str) -> None:
     """Make the stored schedule ``policy``'s: when it was computed with another one, clear every memory's
-    schedule (batches of :data:`RESET_BATCH` ids, each its own short transaction), then record the policy."""
+    schedule (batches of :data:`RESET_BATCH` ids, each its own short transaction), then record the policy.
+
+    "Never" (``NULL``) is cleared too: a category that did not decay, or a memory with nothing left to lose,
+    may decay under the new policy. A row already cleared is not written again (the first run over a store
+    migrated by ``013``, where every row is)."""
     if schedule_is_current(policy):
         return
     last = db.execute_sql("SELECT MAX(id) FROM memories").fetchone()[0] or 0
     for start in range(0, last, RESET_BATCH):
         with db.atomic():
-            db.execute_sql(portable_sql("UPDATE memories SET decay_due_at = '', floor_at = '' WHERE id > ? AND id <= ? "
-                                        "AND decay_due_at IS NOT NULL"), (start, start + RESET_BATCH))
+            db.execute_sql(portable_sql(RESET_SQL), (start, start + RESET_BATCH))
     with db.atomic():  # an upsert: two runners adopting at once both write the one row, neither fails
         db.execute_sql(portable_sql("INSERT INTO memory_decay_policy (id, fingerprint, scheduled_at) VALUES (1, ?, ?) "
                                     "ON CONFLICT (id) DO UPDATE SET fingerprint = excluded.fingerprint, "

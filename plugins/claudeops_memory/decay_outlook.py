@@ -20,6 +20,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 
 from claudeops import from_timestamp, to_timestamp
 from claudeops_memory.confidence import clamp_confidence
@@ -100,7 +101,7 @@ def outlook(memory: DecayInputs, cutoffs: Cutoffs) -> Outlook:
     if not memory.active or memory.pinned_at is not None or not rule.decays:
         return Outlook(memory.confidence, memory.active, memory.weeks_applied, False, None, None)
     base = memory.base
-    applied = memory.weeks_applied
+    applied = (memory.ledger_weeks or 0) if memory.ledger_base == base else 0  # weeks_applied, base read once
     due = cutoffs.weeks_due(rule, base)
     confidence, active, weeks = memory.confidence, True, applied
     if due > applied:
@@ -117,10 +118,14 @@ def outlook(memory: DecayInputs, cutoffs: Cutoffs) -> Outlook:
                    None if floor_week is None else to_timestamp(grace_ends + timedelta(weeks=floor_week)))
 
 
+@lru_cache(maxsize=4096)
 def _floor_week(rule: CategoryDecay, weeks: int, confidence: float, floor: float) -> int | None:
     """The week past the grace period in which a memory at ``confidence`` with ``weeks`` applied falls under
     ``floor``, the way a decay run then computes it; ``None`` when no week can (a floor of 0) or it is under
-    already (the threshold was raised since it was last written: its next week of decay deactivates it)."""
+    already (the threshold was raised since it was last written: its next week of decay deactivates it).
+
+    Cached: its inputs take a few thousand values (confidences are rounded to 2 decimals, weeks are few),
+    and the first decay of a large store asks it for every memory."""
     if confidence < floor:
         return None
     for more in range(1, rule.max_weeks - weeks + 1):

@@ -184,6 +184,19 @@ def append_entries(entries: list[dict[str, Any]]) -> None:
         db.cursor().executemany(portable_sql(_INSERT), rows)
 
 
+def append_entries_from_json(constant: dict[str, Any], varying: dict[str, int], rows: str) -> None:
+    """SQLite: append one entry per element of ``rows``, a JSON array of arrays, in one ``INSERT … SELECT``
+    (a decay batch: no Python, no bound parameters per entry). ``varying`` maps a column to the position of its
+    value in each element, ``constant`` gives the columns every entry shares; the others are left empty
+    (``needs_review`` false)."""
+    columns = [*constant, *varying]
+    if unknown := set(columns) - set(_INSERTED):  # the names become SQL: only the table's own
+        raise ValueError(f"not columns of memory_changes: {', '.join(sorted(unknown))}")
+    values = ["?"] * len(constant) + [f"json_extract(entry.value, '$[{position}]')" for position in varying.values()]
+    db.cursor().execute(f"INSERT INTO memory_changes ({', '.join(columns)}) SELECT {', '.join(values)} "
+                        "FROM json_each(?) AS entry", (*constant.values(), rows))
+
+
 _LEFT_OUT: dict[str, Any] = {**dict.fromkeys(_INSERTED), "needs_review": 0}
 _INSERTED_VALUES = operator.itemgetter(*_INSERTED)
 

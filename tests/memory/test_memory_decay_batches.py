@@ -4,6 +4,9 @@ exactly the confidences the Python formula computes."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
+import sqlite3
 import threading
 from collections.abc import Callable
 
@@ -11,7 +14,9 @@ import pytest
 from claudeops_memory import decay
 from claudeops_memory.confidence import clamp_confidence
 from claudeops_memory.decay import decay_stale_memories
-from claudeops_memory.decay_policy import DecayPolicy
+from claudeops_memory.decay_policy import CategoryDecay, DecayPolicy
+from claudeops_memory.pins import pin_memory
+from claudeops_memory.settings import CATEGORIES
 from memory_helpers import LoadedApp
 
 from claudeops.store import db, portable_sql
@@ -123,6 +128,48 @@ def test_a_batch_lowers_its_memories_in_one_statement_per_chunk(memory_app: Load
     lowering = {statement for statement in statements if statement.startswith("UPDATE memories SET confidence")}
     assert result.decayed == 300
     assert 0 < len(lowering) <= result.batches * decay.CHUNKS_PER_BATCH < 300
+    for table in "memory_changes", "memory_decay":  # the history entries and the ledger alike (its stamp trigger
+        # names the statement again per row, so distinct statements are counted, as for the lowering above)
+        inserts = {statement for statement in statements if statement.startswith(f"INSERT INTO {table} ")}
+        assert 0 < len(inserts) <= result.batches * decay.CHUNKS_PER_BATCH, table
+
+
+def _typed_dump() -> list[list[tuple[tuple[str, object], ...]]]:
+    """Every row decay writes, each value with its Python type (1 and 1.0 compare equal, but are not the same)."""
+    tables = ("memories", "memory_decay", "memory_changes")
+    return [[tuple((type(value).__name__, value) for value in row)
+             for row in db.execute_sql(f"SELECT * FROM {table} ORDER BY 1").fetchall()] for table in tables]
+
+
+def test_the_set_based_writes_store_exactly_what_the_statements_per_row_do(
+        memory_app: LoadedApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite's JSON-fed statements (history, memories, ledger, schedules) against PostgreSQL's statement per
+    row, run on SQLite from the same store: every row of every table the same, value and type."""
+    rng = random.Random(18)
+    for number in range(400):
+        memory = memory_app.remember(f"observation {number}", category=rng.choice(CATEGORIES),
+                                     confidence=round(rng.uniform(0.2, 1.0), 2), days_ago=rng.uniform(0, 150),
+                                     active=None if rng.random() > 0.1 else False)
+        if rng.random() < 0.05:
+            pin_memory(memory.id, now=memory_app.clock.stamp(days=rng.uniform(0, 100)))
+    policy = DecayPolicy(CategoryDecay(30, 0.1), {"maintenance": CategoryDecay(90, 0.1),
+                                                  "behavior": CategoryDecay(30, 0.05)}, 0.3)
+    decay_stale_memories(memory_app.clock.stamp(days=20))  # a ledger entry for some, and another policy: all due
+    stored = sqlite3.connect(":memory:")
+    db.connection().backup(stored)
+
+    set_based = decay_stale_memories(memory_app.clock.stamp(), policy)
+    written_set_based = _typed_dump()
+    stored.backup(db.connection())  # the store as it was before that run
+    monkeypatch.setattr(decay, "_write_lowered_sqlite", decay._write_lowered_rows)
+    monkeypatch.setattr(decay, "_write_kept_sqlite", decay._write_kept_rows)
+    per_row = decay_stale_memories(memory_app.clock.stamp(), policy)
+
+    assert set_based == dataclasses.replace(per_row, batches=set_based.batches, longest_batch_seconds=
+                                            set_based.longest_batch_seconds, longest_batch_cpu_seconds=
+                                            set_based.longest_batch_cpu_seconds)
+    assert set_based.scheduled - set_based.decayed > 100 and set_based.decayed - set_based.deactivated > 10
+    assert _typed_dump() == written_set_based
 
 
 def test_set_based_lowering_stores_exactly_the_computed_confidence(memory_app: LoadedApp) -> None:
@@ -150,9 +197,27 @@ def test_set_based_lowering_stores_exactly_the_computed_confidence(memory_app: L
 def test_a_run_gives_the_connection_back_as_it_found_it(memory_app: LoadedApp) -> None:
     """The run's own page cache and checkpointing are the run's: the session's connection keeps its settings."""
     _bulk(200, memory_app.clock.stamp(days=44))
-    settings = "PRAGMA cache_size", "PRAGMA wal_autocheckpoint"
+    settings = "PRAGMA cache_size", "PRAGMA wal_autocheckpoint", "PRAGMA temp_store"
     before = [db.execute_sql(pragma).fetchone() for pragma in settings]
 
     assert decay_stale_memories(memory_app.clock.stamp()).decayed == 200
 
     assert [db.execute_sql(pragma).fetchone() for pragma in settings] == before
+
+
+def test_a_batch_keeps_its_statement_journal_in_memory(memory_app: LoadedApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch's set-based UPDATE fires the schedule trigger, so SQLite journals every page it touches for the
+    statement; in a temporary file (the default past 64 KiB) that was an eighth of the first decay of 100k."""
+    seen: list[int] = []
+    write_lowered = decay._write_lowered
+
+    def spy(*args: object) -> None:
+        seen.append(db.execute_sql("PRAGMA temp_store").fetchone()[0])
+        write_lowered(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(decay, "_write_lowered", spy)
+    _bulk(300, memory_app.clock.stamp(days=44))
+
+    assert decay_stale_memories(memory_app.clock.stamp()).decayed == 300
+
+    assert seen and set(seen) == {2}  # MEMORY

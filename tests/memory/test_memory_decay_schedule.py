@@ -7,9 +7,9 @@ import random
 from collections.abc import Callable
 
 import pytest
-from claudeops_memory import repository
+from claudeops_memory import decay, repository
 from claudeops_memory.decay import ANYTHING_DUE_SQL, BATCH_TARGET_SECONDS, STOP_AFTER_SECONDS, decay_stale_memories
-from claudeops_memory.decay_policy import DecayPolicy
+from claudeops_memory.decay_policy import CategoryDecay, DecayPolicy
 from claudeops_memory.history import memory_history
 from claudeops_memory.pins import pin_memory, unpin_memory
 from claudeops_memory.session_start import preview_memory_context, start_memory
@@ -109,6 +109,30 @@ def test_a_new_policy_reschedules_every_memory_before_it_decays(memory_app: Load
     assert result.decayed == 1
     assert repository.get_memory(memory.id).confidence == 0.5  # type: ignore[union-attr]
     assert db.execute_sql("SELECT fingerprint FROM memory_decay_policy").fetchone() == (shorter.fingerprint,)
+
+
+def test_a_new_policy_decays_a_category_that_did_not_decay_before(memory_app: LoadedApp) -> None:
+    """Under a policy where its category does not decay a memory is scheduled "never" (``NULL``); a new policy
+    in which it does must look at it again, not leave it out of the schedule for good."""
+    memory = memory_app.remember("Needs the NAS mounted first", category="dependency", days_ago=44)
+    frozen = DecayPolicy(CategoryDecay(30, 0.1), {"dependency": CategoryDecay(30, 0.0)}, 0.3)
+    decay_stale_memories(memory_app.clock.stamp(), frozen)
+    assert _schedule(memory.id) == (None, None)
+
+    result = decay_stale_memories(memory_app.clock.stamp(), DecayPolicy.uniform())
+
+    assert (result.decayed, repository.get_memory(memory.id).confidence) == (1, 0.5)  # type: ignore[union-attr]
+    assert [entry.kind for entry in memory_history(memory.id)] == ["created", "decayed"]
+
+
+def test_a_new_policy_does_not_rewrite_a_schedule_already_cleared(memory_app: LoadedApp) -> None:
+    """The first run over a store never scheduled (every row ``''``) changes no row before it decays."""
+    _bulk(50, memory_app.clock.stamp(days=3))
+    changes = db.execute_sql("SELECT total_changes()").fetchone()[0]
+
+    decay._adopt(DecayPolicy.uniform(), memory_app.clock.stamp())
+
+    assert db.execute_sql("SELECT total_changes()").fetchone()[0] - changes == 1  # the policy row alone
 
 
 # --------------------------------------------------------------------------- the preview

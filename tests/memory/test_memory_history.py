@@ -3,9 +3,16 @@ who changed it and how it was decided — markers, judges, decay and the operato
 
 from __future__ import annotations
 
+import pytest
 from claudeops_memory import repository
 from claudeops_memory.decay import decay_stale_memories
-from claudeops_memory.history import HistoryEntry, memory_history, read_snapshot, rewrite_history_text
+from claudeops_memory.history import (
+    HistoryEntry,
+    append_entries_from_json,
+    memory_history,
+    read_snapshot,
+    rewrite_history_text,
+)
 from claudeops_memory.verdict import JudgeVerdict
 from memory_helpers import LoadedApp
 
@@ -142,6 +149,18 @@ def test_decay_writes_one_entry_per_memory_each_time_it_lowers_it(memory_app: Lo
         ("decay", 0.7, 0.5, now), ("decay", 0.5, 0.4, memory_app.clock.stamp())]
     assert decays[0].reason == "not reinforced for over 30 days"
     assert [entry.kind for entry in memory_history(fresh.id)] == ["created"]
+
+
+def test_entries_from_json_take_only_the_tables_own_columns(memory_app: LoadedApp) -> None:
+    """The column names of a set-based append become SQL: a name that is not a column is refused before
+    any statement runs, whatever it holds."""
+    memory = memory_app.remember("Stale fact", days_ago=44)
+    before = memory_history(memory.id)
+    for constant, varying in (({"kind": "decayed"}, {"memory_id) SELECT 1; --": 0}),
+                              ({"kind = 'x'": "decayed"}, {"memory_id": 0}), ({"uid": "x"}, {"memory_id": 0})):
+        with pytest.raises(ValueError, match="not columns of memory_changes"):
+            append_entries_from_json(constant, varying, f"[[{memory.id}]]")
+    assert memory_history(memory.id) == before
 
 
 def test_decay_that_deactivates_records_the_new_state(memory_app: LoadedApp) -> None:
