@@ -32,6 +32,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
+from arguments import one_argument
 from claudeops_memory.decay import decay_stale_memories
 from memory_data import NOW, fill_memories, load_app
 
@@ -115,4 +116,4 @@ def main(rows: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000))
+    sys.exit(main(one_argument(__doc__, "MEMORIES", int, 100_000)))

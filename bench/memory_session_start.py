@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
+from arguments import one_argument
 from claudeops_memory.decay import ANYTHING_DUE_SQL, DecayResult, decay_stale_memories
 from claudeops_memory.decay_policy import DecayPolicy
 from claudeops_memory.session_start import start_memory
@@ -126,4 +127,4 @@ def main(sizes: tuple[int, ...]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(parse_sizes(sys.argv[1]) if len(sys.argv) > 1 else SIZES))
+    sys.exit(main(one_argument(__doc__, "SIZES", parse_sizes, SIZES)))
