@@ -189,11 +189,21 @@ def test_a_site_program_found_on_path_is_refused_while_a_service_is_closed(app, 
     assert refusal(app, make_session(tier=3), "sudo restart-media") is not None
 
 
-def test_a_program_the_check_reads_by_its_arguments_passes_wherever_it_is_installed(app, make_session,
-                                                                                  jellyfin_paused, tmp_path,
-                                                                                  monkeypatch):
-    """docker lives in /usr/local/bin on many hosts; its arguments, not its place, say what it reaches."""
-    _site_program(tmp_path, "docker")
+@pytest.mark.parametrize(("program", "allowed", "refused"), [
+    ("docker", "docker restart nextcloud", "docker restart jellyfin"),
+    ("podman", "podman restart nextcloud", "podman restart jellyfin"),
+    ("docker-compose", "docker-compose restart nextcloud", "docker-compose restart"),
+    ("systemctl", "systemctl restart nextcloud", "systemctl restart jellyfin"),
+    ("kubectl", "kubectl rollout restart deploy/nextcloud", "kubectl rollout restart deploy/jellyfin"),
+    ("pkill", None, "pkill -f nextcloud"),
+    ("reboot", None, "reboot"),
+])
+def test_a_program_the_check_reads_by_its_arguments_passes_wherever_it_is_installed(
+        app, make_session, jellyfin_paused, tmp_path, monkeypatch, program, allowed, refused):
+    """docker lives in /usr/local/bin on many hosts; its arguments, not its place, say what it reaches, so the
+    same arguments that name the closed service (or every service) are refused from there too."""
+    _site_program(tmp_path, program)
     monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
-    assert refusal(app, make_session(tier=3), "docker restart nextcloud") is None
-    assert refusal(app, make_session(tier=3), "docker restart jellyfin") is not None
+    if allowed is not None:
+        assert refusal(app, make_session(tier=3), allowed) is None
+    assert refusal(app, make_session(tier=3), refused) is not None
