@@ -8,6 +8,7 @@ a memory another process writes shows on the cached pages at once.
 
 from __future__ import annotations
 
+import fcntl
 import http.client
 import statistics
 import subprocess
@@ -151,6 +152,30 @@ def test_background_tasks_run_in_one_worker_at_a_time(tmp_path: Path) -> None:
         for process in (first, second):
             process.kill()
             process.wait()
+
+
+def test_a_failing_background_task_keeps_the_lock_while_the_others_run(tmp_path: Path) -> None:
+    """Were the lock freed when one task fails, another worker would start the others a second time."""
+    program = ("import asyncio, logging, sys, pathlib\n"
+               "from claudeops_web.app import _when_locked\n"
+               "logging.basicConfig()\n"
+               "async def failing():\n"
+               "    raise RuntimeError('boom')\n"
+               "async def queue():\n"
+               "    await asyncio.sleep(3600)\n"
+               "asyncio.run(_when_locked(pathlib.Path(sys.argv[1]), [failing, queue]))\n")
+    lock = tmp_path / "web-tasks.lock"
+    holder = subprocess.Popen([sys.executable, "-c", program, str(lock)], stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(lock.is_file)
+        time.sleep(1.5)  # the failing task has failed by now
+        with lock.open("a") as handle, pytest.raises(BlockingIOError):
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert holder.poll() is None
+    finally:
+        holder.kill()
+        holder.wait()
+    assert "a background task of the dashboard failed: RuntimeError: boom" in holder.stderr.read()  # type: ignore[union-attr]
 
 
 def _wait_for(condition: object, seconds: float = 20) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
@@ -37,6 +38,8 @@ from claudeops_web.service_links import service_ref
 from claudeops_web.templating import build_environment
 from claudeops_web.throttle import THROTTLE_FILE, LoginThrottle
 from claudeops_web.webhooks import WebhookAuthMiddleware
+
+log = logging.getLogger(__name__)
 
 API_PATH = "/api/v1"
 SCHEMA_PATH = f"{API_PATH}/schema"
@@ -123,7 +126,16 @@ async def _when_locked(path: Path, tasks: list[Callable[[], Awaitable[None]]]) -
                 break
             except BlockingIOError:
                 await asyncio.sleep(TASKS_LOCK_POLL_SECONDS)
-        await asyncio.gather(*(task() for task in tasks))
+        await asyncio.gather(*(_reported(task) for task in tasks))
+
+
+async def _reported(task: Callable[[], Awaitable[None]]) -> None:
+    """Run ``task``, logging its failure when it happens: a failure raised through ``gather`` would free the
+    lock while the other tasks run on, and another worker would start them a second time."""
+    try:
+        await task()
+    except Exception as exc:
+        log.error("a background task of the dashboard failed: %s: %s", type(exc).__name__, exc)
 
 
 def _exception_handlers() -> dict[Any, Any]:
