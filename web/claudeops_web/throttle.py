@@ -102,6 +102,9 @@ class LoginThrottle:
         if connection is None:
             connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
             _write_ahead_log(connection)
+            # no fsync per commit: the counts are forgotten at every start anyway, and in WAL mode NORMAL keeps
+            # the file consistent through a power loss (two commits per checked token: 0.03 ms, not 0.4)
+            connection.execute("PRAGMA synchronous = NORMAL")
             connection.execute("CREATE TABLE IF NOT EXISTS failures (id INTEGER PRIMARY KEY, client TEXT NOT NULL, "
                                "at REAL NOT NULL)")
             connection.execute("CREATE INDEX IF NOT EXISTS failures_by_client ON failures (client, at)")
