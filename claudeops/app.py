@@ -39,6 +39,7 @@ from claudeops.store import (
     apply_migrations,
     migration_status,
     open_store,
+    recorded_migrations,
     refuse_newer,
     schema_drift,
 )
@@ -129,13 +130,15 @@ class App:
             self.migrate()
 
     def migrate(self) -> list[Any]:
-        """Apply pending migrations of the store just opened, after refusing a newer database."""
-        drift = self.schema_drift()
+        """Apply pending migrations of the store just opened, after refusing a newer database (the migrations
+        table is read once for both, at every start)."""
+        recorded = recorded_migrations()
+        drift = schema_drift(self.migrations, RENAMED_OWNERS, recorded)
         refuse_newer(drift, self.config.database_url, __version__)
         for owner, steps in drift.not_loaded.items():
             log.info("the database has %d migration(s) of %r, which no loaded plugin registers; left alone",
                      steps, owner)
-        applied = apply_migrations(self.migrations)
+        applied = apply_migrations(self.migrations, recorded)
         for step in applied:
             log.info("applied migration %s/%s", step.owner, step.name)
         return applied

@@ -559,8 +559,10 @@ class SchemaDrift:
     not_loaded: Mapping[str, int] = field(default_factory=dict)
 
 
-def schema_drift(plan: Iterable[tuple[str, Sequence[Migration]]], renamed: Mapping[str, str]) -> SchemaDrift:
-    """Compare the migrations table with ``plan``; ``renamed`` maps owners' former names to today's.
+def schema_drift(plan: Iterable[tuple[str, Sequence[Migration]]], renamed: Mapping[str, str],
+                 recorded: Mapping[str, set[str]] | None = None) -> SchemaDrift:
+    """Compare the migrations table (``recorded``, when the caller has just read it) with ``plan``;
+    ``renamed`` maps owners' former names to today's.
 
     A step recorded under a former owner name (``claudeops_events``, before the core renames it)
     counts as its owner's today, so an old database is read as what it is.
@@ -568,7 +570,7 @@ def schema_drift(plan: Iterable[tuple[str, Sequence[Migration]]], renamed: Mappi
     known = {owner: {step.name for step in migrations} for owner, migrations in plan}
     unknown: list[str] = []
     not_loaded: dict[str, int] = {}
-    for recorded_owner, names in sorted(recorded_migrations().items()):
+    for recorded_owner, names in sorted((recorded_migrations() if recorded is None else recorded).items()):
         owner = renamed.get(recorded_owner, recorded_owner)
         if owner not in known:
             not_loaded[owner] = not_loaded.get(owner, 0) + len(names)
@@ -588,17 +590,19 @@ def refuse_newer(drift: SchemaDrift, url: str, version: str) -> None:
                         "nothing was changed")
 
 
-def apply_migrations(plan: Iterable[tuple[str, Sequence[Migration]]]) -> list[MigrationStatus]:
+def apply_migrations(plan: Iterable[tuple[str, Sequence[Migration]]],
+                     recorded: Mapping[str, set[str]] | None = None) -> list[MigrationStatus]:
     """Apply every pending migration, each in its own transaction; returns what was applied.
 
     Idempotent: a second call applies nothing. A failing migration is rolled back (its DDL
     included, on SQLite and PostgreSQL alike) and raises :class:`MigrationError`; migrations
     applied before it stay applied. A database another process keeps locked is waited out
     (:func:`write_patiently`): a step refused as locked was rolled back whole. A database that is up
-    to date, as at every start but the first after an upgrade, costs one read of the table.
+    to date, as at every start but the first after an upgrade, costs one read of the table (none when the
+    caller passes what it has just read as ``recorded``).
     """
     plan = list(plan)
-    recorded = recorded_migrations()
+    recorded = recorded_migrations() if recorded is None else recorded
     if all(step.name in recorded.get(owner, ()) for owner, migrations in plan for step in migrations):
         return []
     write_patiently(lambda: db.create_tables([MigrationRecord], safe=True), "creating the migrations table")

@@ -47,3 +47,12 @@ def test_a_step_added_later_is_still_found_and_applied(migrated: App) -> None:
     plan = [*migrated.migrations, ("later", (added,))]
     assert [(step.owner, step.name) for step in apply_migrations(iter(plan))] == [("later", "0999_added_later")]
     assert apply_migrations(plan) == []
+
+
+def test_a_start_reads_the_migrations_table_once_for_the_newer_check_and_the_steps(
+        migrated: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``App.migrate`` (every start) refuses a newer database and applies pending steps from one read."""
+    statements = _statements(monkeypatch)
+    assert migrated.migrate() == []
+    reads = [sql for sql in statements if "migrations" in sql and sql.lstrip().upper().startswith("SELECT")]
+    assert len(reads) == 1
