@@ -46,13 +46,13 @@ def load_app(state_dir: Path) -> App:
 
 
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
+"""The sizes issue 18 reports every scale figure at."""
 
 QUALIFYING = "FROM memories WHERE active = 1 AND confidence >= ?"
 TOP_ROWS = ("SELECT id, service, category, observation, confidence, (SELECT count(*) " + QUALIFYING + ") "
             + QUALIFYING + " ORDER BY confidence DESC, id DESC LIMIT ?")
 """The raw baseline of the session-start and context benches: the qualifying memories' top rows
 with their count, in the block's order, as one plain query (bind: floor, floor, limit)."""
-"""The sizes issue 18 reports every scale figure at."""
 
 
 def size_label(rows: int) -> str:

@@ -152,7 +152,8 @@ def refuse_text_that_is_not_utf8(command: click.Command) -> None:
     Python hands such bytes over as lone surrogates, which would be stored, printed or used as a
     name further on; here, before a command runs, each is refused with the one message
     (:func:`claudeops.text_problem`) naming the parameter: ``Error: --request is not UTF-8 text
-    (byte 0xff at offset 1)``, exit 2. Applied once to the whole tree, core and plugin commands alike.
+    (byte 0xff at offset 1)``, exit 2. Applied to the core tree, then again once the plugins' commands are
+    added (a command already wrapped is left as it is), so core and plugin commands alike.
     """
     callback = command.callback
     if callback is not None and not getattr(callback, "checks_utf8", False):

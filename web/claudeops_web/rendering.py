@@ -69,7 +69,7 @@ def page(request: Request[Any, Any, Any], template: str, fragment: str, context:
 
 def rendered(request: Request[Any, Any, Any], template: str, context: Mapping[str, Any]) -> Markup:
     """``template`` rendered with ``context`` (and the environment's globals) as markup: a part of a page
-    kept in :mod:`claudeops_web.data_cache` and put into the page as it is."""
+    kept in :mod:`claudeops.data_cache` and put into the page as it is."""
     return Markup(jinja_environment(request).get_template(template).render(context))
 
 
