@@ -40,6 +40,7 @@ from itertools import groupby
 
 from claudeops import cached, db, is_row_id, now_timestamp, portable_sql
 from claudeops_memory import history, sync_conflicts, undo, upsert_store
+from claudeops_memory.change_stamp import by_memories
 from claudeops_memory.confidence import is_active_confidence
 from claudeops_memory.history import REVIEW, Decision, HistoryEntry
 from claudeops_memory.models import MEMORY_COLUMNS, Memory, MemoryRecord
@@ -113,9 +114,20 @@ def _kept_pairs() -> set[frozenset[int]]:
 
 
 def duplicate_pairs(threshold: int) -> list[tuple[MemoryRecord, MemoryRecord, int]]:
-    """Active memories of one service and category whose texts are ``threshold`` or more alike, by group.
+    """Active memories of one service and category whose texts are ``threshold`` or more alike, by group,
+    but for the pairs an operator kept as two facts.
 
-    Each pair is (the more trusted, the other, similarity): rapidfuzz's ``token_sort_ratio``, computed
+    Each pair is (the more trusted, the other, similarity). Scoring them costs about a second at 100,000
+    memories, so the scored pairs are kept until the memories change (:data:`~.change_stamp.by_memories`),
+    not until any commit: the overview and ``/metrics`` ask while a session commits its events.
+    """
+    kept = _kept_pairs()
+    return [pair for pair in by_memories.get(("similar-pairs", threshold), lambda: _similar_pairs(threshold))
+            if frozenset((pair[0].id, pair[1].id)) not in kept]
+
+
+def _similar_pairs(threshold: int) -> list[tuple[MemoryRecord, MemoryRecord, int]]:
+    """Every pair of :func:`duplicate_pairs`, kept ones included: rapidfuzz's ``token_sort_ratio``, computed
     as ``ratio`` of texts whose words were sorted once each (what ``token_sort_ratio`` does for every
     pair), each text against the rest of its group in one ``extract_iter`` call - seconds become a
     fraction of one at 100,000 memories. rapidfuzz is imported here, when a review is asked for, not
@@ -125,7 +137,6 @@ def duplicate_pairs(threshold: int) -> list[tuple[MemoryRecord, MemoryRecord, in
 
     rows = db.execute_sql(f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories WHERE active = 1 "
                           "ORDER BY service, category, confidence DESC, id DESC").fetchall()
-    kept = _kept_pairs()
     pairs = []
     for _, group in groupby((MemoryRecord.from_row(row) for row in rows), key=lambda memory: (memory.service,
                                                                                                memory.category)):
@@ -134,9 +145,7 @@ def duplicate_pairs(threshold: int) -> list[tuple[MemoryRecord, MemoryRecord, in
         for index, first in enumerate(members):
             for _, score, offset in process.extract_iter(texts[index], texts[index + 1:], scorer=fuzz.ratio,
                                                          processor=None, score_cutoff=threshold):
-                second = members[index + 1 + offset]
-                if frozenset((first.id, second.id)) not in kept:
-                    pairs.append((first, second, round(score)))
+                pairs.append((first, members[index + 1 + offset], round(score)))
     return pairs
 
 

@@ -80,3 +80,18 @@ def test_a_write_elsewhere_leaves_the_stamp_and_what_was_kept(memory_app: Loaded
         write_from_another_process(memory_app, "UPDATE memories SET observation = 'Jellyfin takes 45 s'")
         assert by_memories.get("stamp test", listed) == ["Jellyfin takes 45 s"]
         assert len(reads) == 2
+
+
+def test_duplicate_pairs_are_scored_again_once_another_process_adds_a_near_duplicate(memory_app: LoadedApp,
+                                                                                     one_memory: int) -> None:
+    """The scored pairs (a second at 100k) are kept while the memories stay the same, and only then."""
+    from claudeops_memory.review import duplicate_pairs
+
+    with db.connection_context():
+        assert duplicate_pairs(90) == []
+        write_from_another_process(
+            memory_app, "INSERT INTO memories (service, category, observation, confidence, active, created_at, "
+            f"updated_at, tier) VALUES ('jellyfin', 'timing', 'jellyfin takes 30 s to start', 0.5, 1, '{NOW}', "
+            f"'{NOW}', 1)")
+        [(first, second, score)] = duplicate_pairs(90)
+    assert (first.id, second.observation, score) == (one_memory, "jellyfin takes 30 s to start", 100)
