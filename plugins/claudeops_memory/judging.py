@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from claudeops import Session
 from claudeops_memory.shared_answers import convert_each_once
-from claudeops_memory.verdict import JudgeVerdict, as_verdict, valid
+from claudeops_memory.verdict import JudgeVerdict, as_verdict
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,5 @@ def _pair_verdict(answer: Any, plugin: str) -> JudgeVerdict | None:
     ``distinct`` (logged) when it is not one."""
     if answer is None:
         return None
-    if type(answer) is JudgeVerdict and valid(answer):
-        return answer
     return _read(answer, plugin, "judge_memory_relation") or JudgeVerdict(
         "distinct", 1.0, f"unreadable answer {answer!r}", plugin)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import claudeops_memory.judging
+import claudeops_memory.verdict
 from claudeops_memory.judging import Judges
 from claudeops_memory.models import Memory
 from claudeops_memory.shared_answers import convert_each_once, positions_where
@@ -46,8 +46,8 @@ def test_the_offline_judges_answers_are_checked_once_per_distinct_verdict(
         memory_app: LoadedApp, monkeypatch: Any) -> None:
     """It does work: 40 far-apart memories share one verdict, which is checked once, not 40 times."""
     checked: list[object] = []
-    real = claudeops_memory.judging.valid
-    monkeypatch.setattr(claudeops_memory.judging, "valid", lambda verdict: checked.append(verdict) or real(verdict))
+    real = claudeops_memory.verdict.valid
+    monkeypatch.setattr(claudeops_memory.verdict, "valid", lambda verdict: checked.append(verdict) or real(verdict))
     texts = [f"Certificate number {index} renews in the spring" for index in range(40)]
 
     verdicts = Judges(memory_app.app.hook)("The web interface needs port 8096 free", texts, "jellyfin", "timing")
