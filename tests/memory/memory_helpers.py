@@ -65,6 +65,18 @@ class LoadedApp:
         return repository.get_memory(memory.id)  # type: ignore[return-value]
 
 
+def bulk_memories(count: int, updated_at: str, confidences: Callable[[int], float] = lambda number: 0.7) -> None:
+    """``count`` memories inserted as fast as SQL allows (as a session's markers over a year would leave
+    them), over 20 services, on SQLite and PostgreSQL alike."""
+    from claudeops.store import db, portable_sql
+
+    db.cursor().executemany(
+        portable_sql("INSERT INTO memories (service, category, observation, confidence, active, created_at, "
+                     "updated_at, tier) VALUES (?, 'timing', ?, ?, 1, ?, ?, 1)"),
+        [(f"svc{number % 20}", f"observation {number}", confidences(number), updated_at, updated_at)
+         for number in range(count)])
+
+
 TRANSFER_TABLES = ("memories", "memory_changes", "memory_flags", "memory_decay", "memory_sync",
                    "memory_change_origins", "memory_sync_conflicts")
 """Every table an export reads or an import writes: what "nothing changed" is checked on."""

@@ -17,17 +17,9 @@ from claudeops_memory.decay import decay_stale_memories
 from claudeops_memory.decay_policy import CategoryDecay, DecayPolicy
 from claudeops_memory.pins import pin_memory
 from claudeops_memory.settings import CATEGORIES
-from memory_helpers import LoadedApp
+from memory_helpers import LoadedApp, bulk_memories
 
 from claudeops.store import db, portable_sql
-
-
-def _bulk(count: int, updated_at: str, confidences: Callable[[int], float] = lambda number: 0.7) -> None:
-    db.cursor().executemany(
-        db.obj.param.join(["INSERT INTO memories (service, category, observation, confidence, active, created_at, "
-                           "updated_at, tier) VALUES (", ", 'timing', ", ", ", ", 1, ", ", ", ", 1)"]),
-        [(f"svc{number % 20}", f"observation {number}", confidences(number), updated_at, updated_at)
-         for number in range(count)])
 
 
 def _decay_at_once(memory_app: LoadedApp, runners: int) -> list[decay.DecayResult]:
@@ -56,7 +48,7 @@ def _decay_at_once(memory_app: LoadedApp, runners: int) -> list[decay.DecayResul
 def _two_runners_lower_each_memory_once(memory_app: LoadedApp, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(decay, "FIRST_BATCH", 20)  # many small batches, so the two runs interleave
     monkeypatch.setattr(decay, "MAX_GROWTH", 1.0)
-    _bulk(400, memory_app.clock.stamp(days=44))
+    bulk_memories(400, memory_app.clock.stamp(days=44))
 
     results = _decay_at_once(memory_app, runners=2)
 
@@ -116,7 +108,7 @@ def test_a_runner_adopting_the_policy_while_another_commits_it_does_not_fail_on_
 def test_a_batch_lowers_its_memories_in_one_statement_per_chunk(memory_app: LoadedApp) -> None:
     """One ``UPDATE`` per chunk, not per row: the schedule trigger makes each statement that changes a
     confidence keep a journal of the pages it touches, which per row tripled the first decay's time."""
-    _bulk(300, memory_app.clock.stamp(days=44))
+    bulk_memories(300, memory_app.clock.stamp(days=44))
     statements: list[str] = []
     db.connection().set_trace_callback(statements.append)
     try:
@@ -177,7 +169,7 @@ def test_set_based_lowering_stores_exactly_the_computed_confidence(memory_app: L
     rounds it (the values travel to SQLite as JSON text), and deactivated exactly under the floor."""
     grid = [round(hundredths / 100, 2) for hundredths in range(101)]
     for weeks in range(1, 11):
-        _bulk(len(grid), memory_app.clock.stamp(days=30 + 7 * weeks), confidences=grid.__getitem__)
+        bulk_memories(len(grid), memory_app.clock.stamp(days=30 + 7 * weeks), confidences=grid.__getitem__)
 
     decay_stale_memories(memory_app.clock.stamp())
 
@@ -196,7 +188,7 @@ def test_set_based_lowering_stores_exactly_the_computed_confidence(memory_app: L
 
 def test_a_run_gives_the_connection_back_as_it_found_it(memory_app: LoadedApp) -> None:
     """The run's own page cache and checkpointing are the run's: the session's connection keeps its settings."""
-    _bulk(200, memory_app.clock.stamp(days=44))
+    bulk_memories(200, memory_app.clock.stamp(days=44))
     settings = "PRAGMA cache_size", "PRAGMA wal_autocheckpoint", "PRAGMA temp_store"
     before = [db.execute_sql(pragma).fetchone() for pragma in settings]
 
@@ -216,7 +208,7 @@ def test_a_batch_keeps_its_statement_journal_in_memory(memory_app: LoadedApp, mo
         write_lowered(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(decay, "_write_lowered", spy)
-    _bulk(300, memory_app.clock.stamp(days=44))
+    bulk_memories(300, memory_app.clock.stamp(days=44))
 
     assert decay_stale_memories(memory_app.clock.stamp()).decayed == 300
 

@@ -13,7 +13,7 @@ from claudeops_memory.decay_policy import CategoryDecay, DecayPolicy
 from claudeops_memory.history import memory_history
 from claudeops_memory.pins import pin_memory, unpin_memory
 from claudeops_memory.session_start import preview_memory_context, start_memory
-from memory_helpers import LoadedApp
+from memory_helpers import LoadedApp, bulk_memories
 
 from claudeops.store import db
 
@@ -27,16 +27,8 @@ def _dump() -> list[tuple]:
     return [db.execute_sql(f"SELECT * FROM {table} ORDER BY 1").fetchall() for table in tables]
 
 
-def _bulk(count: int, updated_at: str, confidence: float = 0.7) -> None:
-    """``count`` memories inserted as fast as SQL allows (as a session's markers over a year would leave them)."""
-    db.cursor().executemany(
-        "INSERT INTO memories (service, category, observation, confidence, active, created_at, updated_at, tier) "
-        "VALUES (?, 'timing', ?, ?, 1, ?, ?, 1)",
-        [(f"svc{number % 20}", f"observation {number}", confidence, updated_at, updated_at) for number in range(count)])
-
-
 def test_nothing_due_is_one_index_probe_not_a_scan(memory_app: LoadedApp) -> None:
-    _bulk(200, memory_app.clock.stamp(days=3))
+    bulk_memories(200, memory_app.clock.stamp(days=3))
     decay_stale_memories(memory_app.clock.stamp())
     db.execute_sql("ANALYZE")
 
@@ -61,7 +53,7 @@ def test_a_second_run_with_nothing_due_takes_no_batch_and_writes_nothing(memory_
 def test_the_write_lock_is_held_in_bounded_batches(memory_app: LoadedApp) -> None:
     """The first decay of many memories: many short transactions, never one over the whole table,
     and still one history entry per memory lowered."""
-    _bulk(6000, memory_app.clock.stamp(days=44))
+    bulk_memories(6000, memory_app.clock.stamp(days=44))
 
     result = decay_stale_memories(memory_app.clock.stamp())
 
@@ -127,7 +119,7 @@ def test_a_new_policy_decays_a_category_that_did_not_decay_before(memory_app: Lo
 
 def test_a_new_policy_does_not_rewrite_a_schedule_already_cleared(memory_app: LoadedApp) -> None:
     """The first run over a store never scheduled (every row ``''``) changes no row before it decays."""
-    _bulk(50, memory_app.clock.stamp(days=3))
+    bulk_memories(50, memory_app.clock.stamp(days=3))
     changes = db.execute_sql("SELECT total_changes()").fetchone()[0]
 
     decay._adopt(DecayPolicy.uniform(), memory_app.clock.stamp())
@@ -192,7 +184,7 @@ def test_a_batch_that_runs_long_commits_early_and_the_rest_stays_due(memory_app:
     memories it did not reach are decayed by the next batches, each exactly once."""
     from claudeops_memory import decay
 
-    _bulk(100, memory_app.clock.stamp(days=44))
+    bulk_memories(100, memory_app.clock.stamp(days=44))
     monkeypatch.setattr(decay, "STOP_AFTER_SECONDS", 0.0)  # every batch is "late" after its first chunk
 
     result = decay_stale_memories(memory_app.clock.stamp())
