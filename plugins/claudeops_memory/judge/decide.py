@@ -65,7 +65,7 @@ def _reinforce_threshold(values: QuantityComparison) -> float:
 
 
 @lru_cache(maxsize=256)
-def _service_terms(service: str | None) -> frozenset[str]:
+def service_terms(service: str | None) -> frozenset[str]:
     """The terms naming the service ("home-assistant" is also "home" and "assistant")."""
     if not service:
         return frozenset()
@@ -73,7 +73,7 @@ def _service_terms(service: str | None) -> frozenset[str]:
     return frozenset(term for text in spellings for token in raw_tokens(text) if (term := content_term(token)))
 
 
-def _without(features_: Features, terms: frozenset[str]) -> Features:
+def without_terms(features_: Features, terms: frozenset[str]) -> Features:
     """The features without the given terms: naming the service says nothing about the fact."""
     if not terms & (features_.asserted | features_.negated):
         return features_
@@ -122,9 +122,9 @@ def judge_pair(existing: str, new: str, service: str | None = None) -> Judgement
     """
     if normalise(existing).split() == normalise(new).split():
         return Judgement("reinforce", 1.0, "the same words")
-    ignored = _service_terms(service)
+    ignored = service_terms(service)
     one, other = sorted((existing, new))  # the same answer whichever text is the existing memory
-    first, second = _without(features(one), ignored), _without(features(other), ignored)
+    first, second = without_terms(features(one), ignored), without_terms(features(other), ignored)
     first, second = resolve_prefix_negations(first, second), resolve_prefix_negations(second, first)
     overlap = similarity(first, second)
     values = compare_quantities(first.quantities, second.quantities, overlap)

@@ -15,8 +15,7 @@ from . import prefilter
 from .analyse import Features, features
 from .concepts import EVENT_CONCEPTS, total_weight
 from .conflicts import prefix_negations
-from .decide import _service_terms as service_terms
-from .decide import _without as without_terms
+from .decide import service_terms, without_terms
 from .tokens import normalise
 
 __all__ = ["READINGS", "Reading", "reading", "service_terms"]
