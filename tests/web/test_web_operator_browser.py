@@ -67,11 +67,6 @@ def api() -> Iterator[FakeAPI]:
 
 
 @pytest.fixture(scope="module")
-def state_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("operator-state")
-
-
-@pytest.fixture(scope="module")
 def base_url(api: FakeAPI, state_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from claudeops_web.assets import CHECKOUT_HTMX
 
