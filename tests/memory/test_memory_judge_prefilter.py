@@ -247,18 +247,20 @@ def test_a_term_seen_later_is_a_close_spelling_of_the_terms_seen_before() -> Non
     assert found[0][0] == "reinforce"  # the fuzzy match made it one fact: a stale index would call it distinct
 
 
-def test_close_spellings_being_read_are_not_changed_by_a_term_indexed_meanwhile() -> None:
-    """The dashboard judges in worker threads: one may read a term's close spellings while another indexes a
-    close term, so a set handed out is never changed in place (it would raise "changed size during
-    iteration"); the term indexed meanwhile is in the set asked for after it."""
-    spellings = judge.spellings
-    assert spellings.close_spellings("qwzrumbling") is not None
-    assert spellings.close_spellings("qwzrumblings") is not None
-    read = spellings.close_spellings("qwzrumbling")
-    assert read == {"qwzrumblings"}
-    for _ in read:  # as another thread would, while this one indexes
-        spellings.close_spellings("qwzrumblingly")
-    assert read == {"qwzrumblings"} and spellings.close_spellings("qwzrumbling") == {"qwzrumblings", "qwzrumblingly"}
+def test_a_group_is_judged_whole_under_the_judges_lock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spelling index grows a term's set of close spellings in place while the pairs read them, so a
+    second thread must not index terms while a group is judged: every pair is judged holding the lock."""
+    held: list[bool] = []
+    real = judge.group.judge_pair
+
+    def watched(*args: Any) -> Any:
+        held.append(judge.term_index.lock.locked())
+        return real(*args)
+
+    monkeypatch.setattr(judge.group, "judge_pair", watched)
+    judge.judge_group("Qwzlock restarts fix the stalled qwzlock queue",
+                      ["Qwzlock restart fixes the stalled qwzlock queue", "The qwzlock queue stalls nightly"], "plex")
+    assert held and all(held)
 
 
 def test_a_full_spelling_index_costs_time_never_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:

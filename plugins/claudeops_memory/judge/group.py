@@ -107,8 +107,8 @@ def judge_group(new: str, existing: list[str], service: str | None = None) -> li
     if not prefilter.ENABLED:
         return [judge_pair(text, new, service) for text in existing]
     ignored = service_terms(service)
-    mine = reading(new, ignored)
-    with term_index.lock:
+    with term_index.lock:  # the whole group: the spelling index grows its sets while the pairs read them
+        mine = reading(new, ignored)
         index = term_index.for_service(ignored)
         slots = index.slots(existing)  # reads the texts seen for the first time: may index new terms
         readings = index.readings
@@ -118,9 +118,9 @@ def judge_group(new: str, existing: list[str], service: str | None = None) -> li
             asked = list(compress(range(len(slots)), map(touched.__contains__, slots)))
         else:
             near_mine, asked = frozenset(), list(range(len(slots)))
-    found = [_different_facts(0.0)] * len(existing)
-    for position in asked:
-        text = existing[position]
-        found[position] = _settled(new, mine, near_mine, text, readings[slots[position]]) or judge_pair(
-            text, new, service)
+        found = [_different_facts(0.0)] * len(existing)
+        for position in asked:
+            text = existing[position]
+            found[position] = _settled(new, mine, near_mine, text, readings[slots[position]]) or judge_pair(
+                text, new, service)
     return found

@@ -48,10 +48,8 @@ def may_match(term: str, candidate: str) -> bool:
 NO_SPELLINGS: frozenset[str] = frozenset()
 
 _lock = threading.Lock()
-_known: dict[str, frozenset[str]] = {}
-"""Every indexed term -> its close spellings among the other indexed terms (only spelled terms have any).
-Each value is replaced, never changed in place, so a thread may iterate one while another indexes a term
-(the dashboard judges in worker threads)."""
+_known: dict[str, set[str] | frozenset[str]] = {}
+"""Every indexed term -> its close spellings among the other indexed terms (only spelled terms have any)."""
 _spelled_sorted: list[str] = []
 """The indexed spelled terms in order, to find the ones a new term is a prefix of."""
 generation = 0
@@ -75,16 +73,18 @@ def _index(term: str) -> None:
         global generation
         generation += 1
     for candidate in close:
-        _known[candidate] = _known[candidate] | {term}
+        linked = _known[candidate]
+        if isinstance(linked, frozenset):
+            _known[candidate] = linked = set(linked)
+        linked.add(term)
     bisect.insort(_spelled_sorted, term)
-    _known[term] = frozenset(close) or NO_SPELLINGS
+    _known[term] = close or NO_SPELLINGS
 
 
-def close_spellings(term: str) -> frozenset[str] | None:
+def close_spellings(term: str) -> set[str] | frozenset[str] | None:
     """The known terms ``term`` may be a spelling of (``may_match``), or ``None`` when the index is full.
 
-    The set is what the index knew when it was asked: the terms indexed later are in the one asked for
-    after them, so it must be asked for again, not kept."""
+    The set is live: it gains the terms indexed later, so it must be read, not kept."""
     found = _known.get(term)
     if found is not None:
         return found

@@ -89,7 +89,10 @@ def _file(postings: dict[str, set[int]], terms: Iterable[str], slot: int) -> Non
 
 
 lock = threading.Lock()
-"""Held while an index is read or filled: a runner's threads may judge two markers at once."""
+"""Held while a group is judged (``group.judge_group``): the indexes here and the spelling index grow while
+the pairs read them (``spellings`` adds a new term to its neighbours' sets in place, which a pair may be
+iterating). The runner judges one marker at a time, so it never waits; a plugin judging from threads
+gets one group at a time."""
 _indexes: dict[frozenset[str], TermIndex] = {}
 
 
